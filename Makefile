@@ -1,0 +1,147 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# mapbench build. One rule per step: vmlinux.h -> BPF objects -> skeletons -> C objects ->
+# mapbench. Outputs go to $(OUTPUT) (build/, or build-san/ with SAN=1).
+#
+#   make            build build/mapbench
+#   make run        install missing packages, build, run the default suite
+#   make test       install missing packages, build, run every test (also under ASan/UBSan)
+#   make install    PREFIX=/usr/local DESTDIR=
+#   V=1             show the commands;  STATIC=1  link a static binary;  SAN=1  sanitizers
+
+VERSION		:= 0.1.0
+PREFIX		?= /usr/local
+DESTDIR		?=
+CC		?= gcc
+CLANG		?= clang
+BPFTOOL		?= bpftool
+PKG_CONFIG	?= pkg-config
+STATIC		?= 0
+SAN		?= 0
+
+ifeq ($(SAN),1)
+OUTPUT		?= build-san
+else
+OUTPUT		?= build
+endif
+
+ifeq ($(V),1)
+Q		:=
+msg		:=
+else
+Q		:= @
+msg		= @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+ARCH		:= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
+			-e 's/ppc64le/powerpc/' -e 's/riscv64/riscv/' -e 's/s390x/s390/')
+GIT_REV		:= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell \
+			git diff --quiet HEAD 2>/dev/null || echo -dirty)
+VMLINUX_BTF	?= /sys/kernel/btf/vmlinux
+
+BPF_SRCS	:= $(wildcard bpf/*.bpf.c)
+BPF_OBJS	:= $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
+SKELS		:= $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
+
+LIB_SRCS	:= $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard src/benchs/*.c)
+LIB_OBJS	:= $(patsubst src/%.c,$(OUTPUT)/obj/%.o,$(LIB_SRCS))
+MAIN_OBJ	:= $(OUTPUT)/obj/main.o
+BIN		:= $(OUTPUT)/mapbench
+LIB		:= $(OUTPUT)/libmapbench.a
+
+WARNINGS	:= -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral \
+		   -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers
+CFLAGS		?= -O2 -g
+override CFLAGS	+= -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -I$(OUTPUT) -Isrc \
+		   -DMB_VERSION='"$(VERSION)"' -DMB_GIT_REV='"$(GIT_REV)"' -MMD -MP \
+		   $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
+BPF_CFLAGS	:= -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
+		   -Wno-unused-function -I$(OUTPUT) -Ibpf
+
+ifeq ($(STATIC),1)
+LDLIBS		:= -static $(shell $(PKG_CONFIG) --static --libs libbpf) -lzstd -lpthread -lm
+else
+LDLIBS		:= $(shell $(PKG_CONFIG) --libs libbpf) -lpthread -lm
+endif
+
+ifeq ($(SAN),1)
+override CFLAGS	+= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+override LDFLAGS += -fsanitize=address,undefined
+endif
+
+.DEFAULT_GOAL	:= all
+.PHONY: all run test unit e2e deps install uninstall clean check-style
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: $(BIN)
+
+deps:
+	$(Q)./scripts/install-deps.sh -q
+
+$(OUTPUT)/vmlinux.h: | $(OUTPUT)
+	$(call msg,GEN,$@)
+	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
+
+$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(OUTPUT)/vmlinux.h $(wildcard bpf/*.h) | $(OUTPUT)/bpf
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
+
+$(OUTPUT)/obj/%.o: src/%.c $(SKELS) | $(OUTPUT)/obj/benchs
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(BIN): $(MAIN_OBJ) $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/obj/benchs:
+	$(Q)mkdir -p $@
+
+# ---- tests ----
+
+UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
+UNIT_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
+
+$(OUTPUT)/tests/%: tests/unit/%.c $(LIB) | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $< $(LIB) -lcmocka $(LDLIBS) -o $@
+
+$(OUTPUT)/tests:
+	$(Q)mkdir -p $@
+
+unit: $(UNIT_BINS)
+	$(Q)set -e; for t in $(UNIT_BINS); do echo "  UNIT     $$t"; $$t; done
+
+e2e: $(BIN)
+	$(Q)MAPBENCH=$(abspath $(BIN)) ./tests/run-e2e.sh
+
+# make test: everything, then everything again under ASan/UBSan.
+test: deps
+	$(Q)$(MAKE) --no-print-directory all unit e2e
+	$(Q)$(MAKE) --no-print-directory SAN=1 all unit e2e
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(BIN)
+
+install: $(BIN)
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX)/bin/mapbench)
+	$(Q)install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/mapbench
+
+uninstall:
+	$(Q)rm -f $(DESTDIR)$(PREFIX)/bin/mapbench
+
+clean:
+	$(call msg,CLEAN,build build-san)
+	$(Q)rm -rf build build-san
+
+-include $(wildcard $(OUTPUT)/obj/*.d $(OUTPUT)/obj/benchs/*.d)

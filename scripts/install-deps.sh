@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# Install the Debian packages mapbench needs to build, run and test.
+# Idempotent: installs only what is missing. Without root or apt it prints
+# the command to run and exits non-zero.
+set -eu
+
+PACKAGES="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev \
+libzstd-dev libcmocka-dev jq python3 python3-jsonschema gnuplot-nox procps"
+
+missing=""
+for pkg in $PACKAGES; do
+	status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+	case "$status" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $pkg" ;;
+	esac
+done
+
+if [ -z "$missing" ]; then
+	[ "${1:-}" = "-q" ] || echo "install-deps: all packages present"
+	exit 0
+fi
+
+cmd="apt-get install -y --no-install-recommends$missing"
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "install-deps: apt-get not found; install these packages by hand:$missing" >&2
+	exit 1
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing packages:$missing" >&2
+	echo "install-deps: run as root: sudo $cmd" >&2
+	exit 1
+fi
+
+echo "install-deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+# A stale package index makes installs fail with 404s: refresh once, then retry.
+if ! apt-get install -y --no-install-recommends $missing; then
+	apt-get update
+	apt-get install -y --no-install-recommends $missing
+fi

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The bench descriptor and the run context every hook receives.
+ *
+ * A bench is one const struct mb_bench: its name, options table and hooks. The runner calls
+ * validate -> setup -> producers (sampled every interval) -> finish -> teardown, or run_once for
+ * benches that are not sampled over time. All state of one run lives in struct mb_run.
+ */
+#ifndef MB_BENCH_H
+#define MB_BENCH_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "opts.h"
+
+struct mb_env;
+struct mb_json;
+struct mb_run;
+struct mb_text_style;
+
+#define MB_MAX_PRODUCERS	256
+#define MB_MAX_METRICS		4
+
+/* Cumulative counters of one producer (or deltas of one sample). */
+struct mb_counters {
+	uint64_t ops;		/* operations executed and timed */
+	uint64_t hits;		/* operations that found / did what they should */
+	uint64_t misses;	/* expected misses (the kernel's "drops") */
+	uint64_t errors;	/* operations that failed unexpectedly (counted in ops, reported) */
+	uint64_t false_hits;	/* bloom filter: "maybe" answers for absent values */
+	uint64_t kernel_ns;	/* in-kernel time of the measured loop */
+	uint64_t excluded_ns;	/* wall time spent on purpose outside the measurement (refills) */
+	uint64_t calls;		/* round trips into the kernel (test_run calls, syscalls) */
+	uint64_t ref_ops;	/* interleaved reference measurement (empty in-kernel loop) */
+	uint64_t ref_ns;
+};
+
+#define MB_COUNTERS_NR (sizeof(struct mb_counters) / sizeof(uint64_t))
+
+/* One producer thread. Only the thread writes its counters; the sampler reads them. */
+struct mb_producer {
+	unsigned int seq;		/* seqcount around pub: odd while being written */
+	struct mb_counters pub;		/* published cumulative counters */
+	struct mb_run *run;
+	int idx;
+	int cpu;			/* pinned CPU, or -1 */
+	int err;			/* producer hook's return value */
+	bool started;
+	pthread_t thread;
+	void *priv;			/* bench's per-producer state */
+} __attribute__((aligned(128)));
+
+/* Sample flags: why a sample is suspect. */
+#define MB_SAMPLE_OUTLIER	(1u << 0)	/* beyond 3 scaled MADs of the median */
+#define MB_SAMPLE_PREEMPTED	(1u << 1)	/* wall time well above in-kernel time */
+#define MB_SAMPLE_REF_DRIFT	(1u << 2)	/* the reference loop's cost moved > 5 % */
+
+struct mb_sample {
+	uint64_t start_ns;		/* since the start of sampling */
+	uint64_t elapsed_ns;		/* actual length of this sample */
+	struct mb_counters total;	/* deltas over all producers */
+	struct mb_counters *prod;	/* deltas per producer [nr_producers] */
+	double metric[MB_MAX_METRICS];	/* bench metrics (NaN: not measured) */
+	unsigned int flags;
+	bool warmup;
+};
+
+struct mb_metric_desc {
+	const char *name;	/* JSON key, e.g. "memory" */
+	const char *unit;	/* e.g. "bytes" */
+};
+
+enum mb_bench_flags {
+	MB_BENCH_NEEDS_BPF	 = 1u << 0,	/* probe BPF privileges before setup */
+	MB_BENCH_KERNEL_LOOP	 = 1u << 1,	/* in-kernel op loop: reference and self-checks */
+	MB_BENCH_SINGLE_PRODUCER = 1u << 2,	/* refuses -p > 1 */
+	MB_BENCH_CONSUMERS	 = 1u << 3,	/* accepts -c > 0 */
+};
+
+struct mb_bench {
+	const char *name;
+	const char *family;
+	const char *desc;		/* one line, for --list */
+	const struct mb_opt *opts;	/* NULL-terminated, may be NULL */
+	size_t args_size;		/* size of the struct the options fill */
+	unsigned int flags;
+	const struct mb_text_style *text;	/* kernel-compatible text lines */
+	const struct mb_metric_desc *metrics;	/* per-sample metrics, NULL-terminated */
+
+	/* Cross-option checks; report with mb_run_usage() (exit status 2). */
+	int (*validate)(struct mb_run *run);
+	/* Create maps, load programs, fill. Errors: mb_run_fail() or mb_run_skip(). */
+	int (*setup)(struct mb_run *run);
+	/* Runs on each producer thread until mb_run_should_stop(); publishes counters. */
+	int (*producer)(struct mb_run *run, struct mb_producer *p);
+	/* Optional: adjust a sample after the runner filled its counter deltas. */
+	void (*measure)(struct mb_run *run, struct mb_sample *s);
+	/* Benches that are not sampled over time do their whole work here. */
+	int (*run_once)(struct mb_run *run);
+	/* After the producers stopped: add bench results to mb_run_extra(). */
+	void (*finish)(struct mb_run *run);
+	/* Release everything setup made; called whenever setup was called. */
+	void (*teardown)(struct mb_run *run);
+};
+
+enum mb_run_status {
+	MB_RUN_OK,
+	MB_RUN_SKIPPED,
+	MB_RUN_FAILED,
+	MB_RUN_INTERRUPTED,
+};
+
+struct mb_run {
+	const struct mb_bench *bench;
+	const struct mb_env *env;
+	void *args;			/* filled from bench->opts */
+	uint64_t opts_given;		/* bit i: bench->opts[i] was on the command line */
+	void *priv;			/* bench state, owned by setup/teardown */
+
+	int nr_producers;
+	struct mb_producer *prod;
+	int stop;			/* set (atomically) to stop the producers */
+
+	struct mb_sample *samples;	/* warm-up samples first */
+	int nr_samples;			/* taken so far */
+	int max_samples;
+
+	enum mb_run_status status;
+	char reason[512];		/* why skipped or failed */
+	const char *runner;		/* "kernel-loop", "syscall", "user", "trigger", ... */
+	struct mb_json *extra;		/* bench-specific results */
+	struct mb_json *warnings;	/* array of strings */
+	struct mb_json *params;		/* every option value */
+	char start_time[40], end_time[40];
+	bool oversubscribed;		/* more producers than online CPUs */
+	double loop_overhead_ns;	/* empty in-kernel loop, ns/op (NaN: not measured) */
+	void *kloop;			/* in-kernel loop state (reference program) */
+	struct mb_summary *summary;
+};
+
+/* For bench hooks. */
+int mb_run_usage(struct mb_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int mb_run_fail(struct mb_run *run, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int mb_run_skip(struct mb_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mb_run_warn(struct mb_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+struct mb_json *mb_run_extra(struct mb_run *run);
+bool mb_run_opt_given(const struct mb_run *run, const char *name);
+
+static inline bool mb_run_should_stop(const struct mb_run *run)
+{
+	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED);
+}
+
+/* Publish a producer's cumulative counters for the sampler. */
+void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c);
+/* Read them consistently (sampler side). */
+void mb_producer_read(const struct mb_producer *p, struct mb_counters *c);
+
+#endif

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "log.h"
+#include "registry.h"
+
+bool mb_cli_given(const struct mb_cli *cli, const char *global_name)
+{
+	int i = mb_opt_find(mb_global_opts, global_name);
+
+	return i >= 0 && (cli->given & (1ULL << i));
+}
+
+/* The first bench option table that has @name, to know whether it takes a value. */
+static const struct mb_opt *find_bench_opt(const char *name)
+{
+	for (int b = 0; mb_benches[b]; b++) {
+		int i = mb_opt_find(mb_benches[b]->opts, name);
+
+		if (i >= 0)
+			return &mb_benches[b]->opts[i];
+	}
+	return NULL;
+}
+
+static int apply_global(struct mb_cli *cli, int idx, const char *value)
+{
+	char msg[512];
+
+	if (mb_opt_apply(&mb_global_opts[idx], &cli->env, value, msg, sizeof(msg))) {
+		mb_err("%s", msg);
+		return -EINVAL;
+	}
+	cli->given |= 1ULL << idx;
+	return 0;
+}
+
+static int parse_long(struct mb_cli *cli, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i] + 2, *eq = strchr(arg, '='), *value = NULL;
+	const struct mb_opt *opt;
+	char name[128];
+	int gi;
+
+	snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+	if (eq)
+		value = eq + 1;
+	gi = mb_opt_find(mb_global_opts, name);
+	opt = gi >= 0 ? &mb_global_opts[gi] : find_bench_opt(name);
+	if (!opt) {
+		mb_err("unknown option --%s (mapbench --help lists every option)", name);
+		return -EINVAL;
+	}
+	if (!mb_opt_takes_value(opt) && value) {
+		mb_err("--%s takes no value", opt->name);
+		return -EINVAL;
+	}
+	if (mb_opt_takes_value(opt) && !value) {
+		if (*i + 1 >= argc) {
+			mb_err("--%s needs a value", opt->name);
+			return -EINVAL;
+		}
+		value = argv[++*i];
+	}
+	if (gi >= 0)
+		return apply_global(cli, gi, value);
+	cli->items[cli->nr_items].name = strdup(name);
+	cli->items[cli->nr_items].value = value;
+	if (!cli->items[cli->nr_items].name)
+		return -ENOMEM;
+	cli->nr_items++;
+	return 0;
+}
+
+static int parse_short(struct mb_cli *cli, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i];
+
+	for (int j = 1; arg[j]; j++) {
+		int gi = -1;
+
+		for (int k = 0; mb_global_opts[k].name; k++)
+			if (mb_global_opts[k].short_name == arg[j])
+				gi = k;
+		if (gi < 0) {
+			mb_err("unknown option -%c (mapbench --help lists every option)", arg[j]);
+			return -EINVAL;
+		}
+		if (!mb_opt_takes_value(&mb_global_opts[gi])) {
+			if (apply_global(cli, gi, NULL))
+				return -EINVAL;
+			continue;
+		}
+		if (arg[j + 1])
+			return apply_global(cli, gi, &arg[j + 1]);
+		if (*i + 1 >= argc) {
+			mb_err("-%c/--%s needs a value", arg[j], mb_global_opts[gi].name);
+			return -EINVAL;
+		}
+		return apply_global(cli, gi, argv[++*i]);
+	}
+	return 0;
+}
+
+int mb_cli_parse(int argc, char **argv, struct mb_cli *cli)
+{
+	char msg[512];
+	bool options_done = false;
+	int err = 0;
+
+	memset(cli, 0, sizeof(*cli));
+	cli->env.argc = argc;
+	cli->env.argv = argv;
+	if (mb_opts_set_defaults(mb_global_opts, &cli->env, msg, sizeof(msg))) {
+		mb_err("bad default: %s", msg);
+		return -EINVAL;
+	}
+	cli->names = calloc((size_t)argc + 1, sizeof(*cli->names));
+	cli->items = calloc((size_t)argc + 1, sizeof(*cli->items));
+	if (!cli->names || !cli->items)
+		return -ENOMEM;
+	for (int i = 1; i < argc && !err; i++) {
+		const char *arg = argv[i];
+
+		if (!options_done && !strcmp(arg, "--"))
+			options_done = true;
+		else if (!options_done && !strncmp(arg, "--", 2))
+			err = parse_long(cli, argc, argv, &i);
+		else if (!options_done && arg[0] == '-' && arg[1])
+			err = parse_short(cli, argc, argv, &i);
+		else
+			cli->names[cli->nr_names++] = arg;
+	}
+	return err;
+}
+
+void mb_cli_free(struct mb_cli *cli)
+{
+	for (int i = 0; cli->items && i < cli->nr_items; i++)
+		free((char *)cli->items[i].name);
+	free(cli->items);
+	free(cli->names);
+	memset(cli, 0, sizeof(*cli));
+}
+
+static int apply_item(struct mb_run *run, const char *name, const char *value, bool *used)
+{
+	const struct mb_bench *b = run->bench;
+	int idx = mb_opt_find(b->opts, name);
+	char msg[512];
+
+	if (idx < 0)
+		return 0;
+	*used = true;
+	if (mb_opt_apply(&b->opts[idx], run->args, value, msg, sizeof(msg))) {
+		mb_err("%s: %s", b->name, msg);
+		return -EINVAL;
+	}
+	if (idx < 64)
+		run->opts_given |= 1ULL << idx;
+	return 0;
+}
+
+int mb_cli_apply(struct mb_cli *cli, struct mb_run *run)
+{
+	for (int i = 0; i < cli->nr_items; i++)
+		if (apply_item(run, cli->items[i].name, cli->items[i].value, &cli->items[i].used))
+			return -EINVAL;
+	return 0;
+}
+
+int mb_cli_apply_words(struct mb_run *run, const char *const *words)
+{
+	for (int i = 0; words && words[i]; i++) {
+		const char *name = words[i] + 2;
+		int idx = mb_opt_find(run->bench->opts, name);
+		const char *value = NULL;
+		bool used = false;
+
+		if (idx >= 0 && mb_opt_takes_value(&run->bench->opts[idx]))
+			value = words[++i];
+		if (apply_item(run, name, value, &used))
+			return -EINVAL;
+		if (!used) {
+			mb_err("%s: unknown option %s in the default suite", run->bench->name,
+			       words[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int mb_cli_check_unused(const struct mb_cli *cli, struct mb_run *runs, int nr)
+{
+	for (int i = 0; i < cli->nr_items; i++) {
+		char names[512] = "";
+		size_t n = 0;
+
+		if (cli->items[i].used)
+			continue;
+		for (int r = 0; r < nr && n < sizeof(names); r++)
+			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", r ? ", " : "",
+					      runs[r].bench->name);
+		mb_err("--%s: not an option of %s (mapbench --help BENCH lists a bench's options)",
+		       cli->items[i].name, names);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- help and list ---- */
+
+static bool selected(const char *name, const char *const *names, int nr_names)
+{
+	if (!nr_names)
+		return true;
+	for (int i = 0; i < nr_names; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+void mb_cli_help(FILE *f, const char *const *names, int nr_names)
+{
+	fprintf(f,
+		"Usage: mapbench [OPTIONS] [BENCH...] [BENCH OPTIONS]\n"
+		"\n"
+		"Benchmarks for Linux BPF maps. With no BENCH, runs the default suite.\n"
+		"Options follow the kernel's selftests 'bench'; '-' and '_' are interchangeable in\n"
+		"option names. Exit status: 0 ok, 1 a bench failed, 2 usage error, 77 nothing could\n"
+		"run (privilege or kernel feature missing), 130 interrupted.\n"
+		"\n"
+		"Examples:\n"
+		"  mapbench --list\n"
+		"  mapbench -w1 -d5 -p2 -a count-local\n"
+		"  mapbench bpf-noop --format json -o noop.json\n"
+		"\n"
+		"Global options:\n");
+	mb_opts_print_help(f, mb_global_opts);
+	for (int b = 0; mb_benches[b]; b++) {
+		const struct mb_bench *bench = mb_benches[b];
+		bool first_with_table = true;
+
+		if (!bench->opts || !selected(bench->name, names, nr_names))
+			continue;
+		/* Benches sharing one table are listed together, their options once. */
+		for (int k = 0; k < b; k++)
+			if (mb_benches[k]->opts == bench->opts &&
+			    selected(mb_benches[k]->name, names, nr_names))
+				first_with_table = false;
+		if (!first_with_table)
+			continue;
+		fprintf(f, "\nOptions of %s", bench->name);
+		for (int k = b + 1; mb_benches[k]; k++)
+			if (mb_benches[k]->opts == bench->opts &&
+			    selected(mb_benches[k]->name, names, nr_names))
+				fprintf(f, ", %s", mb_benches[k]->name);
+		fprintf(f, ":\n");
+		mb_opts_print_help(f, bench->opts);
+	}
+	if (!nr_names)
+		fprintf(f, "\nmapbench --list names every bench; docs/benchmarks.md describes them.\n");
+}
+
+void mb_cli_list(FILE *f)
+{
+	const char *family = NULL;
+
+	fprintf(f, "Available benchmarks:\n");
+	for (int b = 0; mb_benches[b]; b++) {
+		if (!family || strcmp(family, mb_benches[b]->family)) {
+			family = mb_benches[b]->family;
+			fprintf(f, "%s:\n", family);
+		}
+		fprintf(f, "- %-26s %s\n", mb_benches[b]->name, mb_benches[b]->desc);
+	}
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The command line: global options (the kernel bench's), bench names, and bench options.
+ * Pass 1 splits argv and applies the global options; pass 2 applies each bench option to every
+ * selected bench that has it, so benches can share option names.
+ */
+#ifndef MB_CLI_H
+#define MB_CLI_H
+
+#include <stdio.h>
+
+#include "bench.h"
+#include "env.h"
+
+struct mb_cli_item {
+	const char *name;	/* as typed, without the dashes */
+	const char *value;	/* NULL for flags */
+	bool used;
+};
+
+struct mb_cli {
+	struct mb_env env;
+	uint64_t given;		/* bit i: mb_global_opts[i] was given */
+	const char **names;	/* bench names, in order */
+	int nr_names;
+	struct mb_cli_item *items;	/* bench options, in order */
+	int nr_items;
+};
+
+/* Pass 1. Returns 0, or -EINVAL after printing a one-line error. */
+int mb_cli_parse(int argc, char **argv, struct mb_cli *cli);
+void mb_cli_free(struct mb_cli *cli);
+bool mb_cli_given(const struct mb_cli *cli, const char *global_name);
+
+/* Pass 2 for one run: apply the bench options it has. Returns 0 or -EINVAL. */
+int mb_cli_apply(struct mb_cli *cli, struct mb_run *run);
+/* Apply extra words ("--name value" pairs) to a run, e.g. from the default suite. */
+int mb_cli_apply_words(struct mb_run *run, const char *const *words);
+/* After pass 2: an option no selected bench took is an error. */
+int mb_cli_check_unused(const struct mb_cli *cli, struct mb_run *runs, int nr);
+
+void mb_cli_help(FILE *f, const char *const *names, int nr_names);
+void mb_cli_list(FILE *f);
+
+#endif

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include <errno.h>
+#include <stddef.h>
+
+#include "env.h"
+
+static int parse_cpuset(const char *arg, void *field, const char **why)
+{
+	return mb_cpuset_parse(arg, field, why);
+}
+
+static void format_cpuset(const void *field, char *buf, size_t len)
+{
+	mb_cpuset_format(field, buf, (int)len);
+}
+
+static const char *const format_names[] = { "text", "json", "csv", NULL };
+
+#define ENV_U32(_name, _short, _field, _def, _min, _max, _meta, _help)			\
+	{ .name = _name, .short_name = _short, .type = MB_OPT_U32,				\
+	  .offset = offsetof(struct mb_env, _field), .def = _def, .min = _min, .max = _max,	\
+	  .metavar = _meta, .help = _help }
+#define ENV_FLAG(_name, _short, _field, _help)						\
+	{ .name = _name, .short_name = _short, .type = MB_OPT_FLAG,				\
+	  .offset = offsetof(struct mb_env, _field), .help = _help }
+#define ENV_CPUSET(_name, _field, _help)							\
+	{ .name = _name, .type = MB_OPT_CUSTOM, .offset = offsetof(struct mb_env, _field),	\
+	  .parse = parse_cpuset, .format = format_cpuset, .range = "a CPU list like 0-3,8",	\
+	  .metavar = "CPUSET", .help = _help }
+
+const struct mb_opt mb_global_opts[] = {
+	ENV_FLAG("list", 'l', list, "List the benches, one line each, grouped by family"),
+	ENV_FLAG("help", 'h', help, "Show this help (with bench names: only their options)"),
+	ENV_U32("warmup", 'w', warmup, "1", 0, 3600, "SEC",
+		"Warm-up samples, measured and dropped"),
+	ENV_U32("duration", 'd', duration, "5", 1, 86400, "SEC",
+		"Samples in the summary (one per interval, 1 s by default)"),
+	ENV_U32("producers", 'p', producers, "1", 1, 256, "NUM", "Producer threads"),
+	ENV_U32("consumers", 'c', consumers, "0", 0, 256, "NUM",
+		"Consumer threads (no map bench uses them)"),
+	ENV_FLAG("affinity", 'a', affinity, "Pin each thread to its own CPU, in order"),
+	ENV_CPUSET("prod-affinity", prod_cpus, "Pin producers to these CPUs (implies -a)"),
+	ENV_CPUSET("cons-affinity", cons_cpus, "Pin consumers to these CPUs (implies -a)"),
+	ENV_FLAG("quiet", 'q', quiet, "Only the Iter and Summary lines (and errors)"),
+	ENV_FLAG("verbose", 'v', verbose, "Show libbpf's debug messages and the verifier log"),
+	{ .name = "format", .type = MB_OPT_ENUM, .offset = offsetof(struct mb_env, format),
+	  .def = "text", .choices = format_names,
+	  .help = "Output format; json and csv are documented in docs/output.md" },
+	{ .name = "output", .short_name = 'o', .type = MB_OPT_STRING,
+	  .offset = offsetof(struct mb_env, output), .metavar = "FILE",
+	  .help = "Write the results to FILE, atomically (format from a .json/.csv suffix)" },
+	ENV_U32("interval_ms", 0, interval_ms, "1000", 10, 60000, "MS",
+		"Length of one sample; -w and -d count samples"),
+	ENV_U32("call_us", 0, call_us, "100", 5, 100000, "US",
+		"In-kernel loops: target time of one test_run call"),
+	ENV_FLAG("net", 0, net,
+		 "In-kernel loops: subtract the empty loop's ns/op from the reported latency"),
+	MB_OPT_END,
+};

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "env.h"
+#include "kloop.h"
+#include "harness.skel.h"
+#include "log.h"
+#include "runner.h"
+
+#define KLOOP_MAX_ITERS		(1u << 23)	/* bpf_loop's limit */
+#define KLOOP_FIRST_ITERS	1024
+#define REF_CALL_NS		20000		/* one reference call: ~20 us */
+#define REF_PER_INTERVAL	4		/* reference calls per sample interval */
+#define NOT_INLINED_NS		3.0		/* empty loop above this: bpf_loop not inlined */
+
+struct kloop_state {
+	struct harness_bpf *ref;
+	uint64_t ref_iters;
+};
+
+int mb_kloop_call(int prog_fd, int slot, uint64_t iters, int cpu)
+{
+	__u64 args[MB_ARG_NR] = { [MB_ARG_SLOT] = (__u64)slot, [MB_ARG_ITERS] = iters };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+
+	if (cpu >= 0) {
+		/* The thread is pinned there already; the flag only guards against migration. */
+		opts.flags = BPF_F_TEST_RUN_ON_CPU;
+		opts.cpu = (__u32)cpu;
+	}
+	if (bpf_prog_test_run_opts(prog_fd, &opts))
+		return -errno;
+	return (int)opts.retval;
+}
+
+static void slot_to_counters(const struct mb_slot *s, uint32_t ops_per_iter,
+			     struct mb_counters *c)
+{
+	c->ops = s->ops * ops_per_iter;
+	c->hits = s->hits;
+	c->misses = s->misses;
+	c->errors = s->errors;
+	c->false_hits = s->false_hits;
+	c->kernel_ns = s->kernel_ns;
+	c->calls = s->calls;
+}
+
+static uint64_t next_iters(uint64_t iters, uint64_t call_ns, uint64_t target_ns, uint64_t max)
+{
+	uint64_t n;
+
+	if (!call_ns)
+		return iters * 2 > max ? max : iters * 2;
+	n = (uint64_t)((double)iters * (double)target_ns / (double)call_ns);
+	/* Move at most 2x per call: one disturbed call must not swing the size. */
+	if (n > iters * 2)
+		n = iters * 2;
+	if (n < iters / 2)
+		n = iters / 2;
+	if (n < 1)
+		n = 1;
+	return n > max ? max : n;
+}
+
+static int reference_call(struct kloop_state *ks, struct mb_producer *p, struct mb_counters *c)
+{
+	struct mb_slot *s = &ks->ref->bss->mb_slots[p->idx];
+	uint64_t ns = s->kernel_ns, ops = s->ops;
+	int ret = mb_kloop_call(bpf_program__fd(ks->ref->progs.mb_noop), p->idx, ks->ref_iters,
+				p->cpu);
+
+	if (ret < 0)
+		return ret;
+	c->ref_ns += s->kernel_ns - ns;
+	c->ref_ops += s->ops - ops;
+	return 0;
+}
+
+int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_kloop_cfg *cfg)
+{
+	struct kloop_state *ks = run->kloop;
+	struct mb_slot *slot = &cfg->slots[p->idx];
+	uint32_t per_iter = cfg->ops_per_iter ? cfg->ops_per_iter : 1;
+	uint64_t max = cfg->max_iters ? cfg->max_iters : KLOOP_MAX_ITERS;
+	uint64_t target = (uint64_t)run->env->call_us * 1000;
+	uint64_t ref_every = (uint64_t)run->env->interval_ms * 1000000 / REF_PER_INTERVAL;
+	uint64_t iters = KLOOP_FIRST_ITERS > max ? max : KLOOP_FIRST_ITERS;
+	uint64_t next_ref = mb_now_ns();
+	struct mb_counters c = {};
+	int ret;
+
+	if (!slot->rng)
+		slot->rng = 0x9e3779b97f4a7c15ULL * (uint64_t)(p->idx + 1) | 1;
+	while (!mb_run_should_stop(run)) {
+		uint64_t ns0 = slot->kernel_ns, now;
+
+		ret = mb_kloop_call(cfg->prog_fd, p->idx, iters, p->cpu);
+		if (ret < 0) {
+			mb_err("%s: producer %d: BPF_PROG_TEST_RUN failed: %s", run->bench->name,
+			       p->idx, strerror(-ret));
+			return ret;
+		}
+		if (ret == MB_RET_BAD_ARGS)
+			return -EINVAL;
+		slot_to_counters(slot, per_iter, &c);
+		if (ret >= MB_RET_BENCH && cfg->on_ret) {
+			uint64_t t = mb_now_ns();
+			int err = cfg->on_ret(run, p, (uint32_t)ret, cfg->ctx);
+
+			c.excluded_ns += mb_now_ns() - t;
+			if (err)
+				return err;
+		}
+		iters = next_iters(iters, slot->kernel_ns - ns0, target, max);
+		now = mb_now_ns();
+		if (ks && ks->ref && now >= next_ref) {
+			ret = reference_call(ks, p, &c);
+			if (ret < 0)
+				return ret;
+			next_ref = now + ref_every;
+		}
+		mb_producer_publish(p, &c);
+	}
+	return 0;
+}
+
+void mb_kloop_calibrate(struct mb_run *run)
+{
+	struct kloop_state *ks;
+	const uint64_t iters = 100000;
+	int cpu = run->nr_producers ? run->prod[0].cpu : -1;
+	double best = INFINITY;
+	int fd, err;
+
+	ks = calloc(1, sizeof(*ks));
+	if (!ks)
+		return;
+	run->kloop = ks;
+	ks->ref = harness_bpf__open_and_load();
+	if (!ks->ref) {
+		mb_run_warn(run, "cannot load the reference loop (%s): no loop-overhead figure and no noise reference",
+			    strerror(errno));
+		return;
+	}
+	fd = bpf_program__fd(ks->ref->progs.mb_noop);
+	/* The minimum of a few calls is the loop's own cost; the first call warms caches. */
+	for (int i = 0; i < 6; i++) {
+		struct mb_slot *s = &ks->ref->bss->mb_slots[0];
+		uint64_t ns = s->kernel_ns;
+
+		err = mb_kloop_call(fd, 0, iters, cpu);
+		if (err < 0) {
+			mb_run_warn(run, "reference loop failed: %s", strerror(-err));
+			return;
+		}
+		if (i > 0 && (double)(s->kernel_ns - ns) / (double)iters < best)
+			best = (double)(s->kernel_ns - ns) / (double)iters;
+	}
+	memset(ks->ref->bss->mb_slots, 0, sizeof(ks->ref->bss->mb_slots));
+	run->loop_overhead_ns = best;
+	ks->ref_iters = (uint64_t)(REF_CALL_NS / (best > 0.1 ? best : 0.1));
+	mb_debug("%s: empty in-kernel loop: %.3f ns/op", run->bench->name, best);
+	if (best > NOT_INLINED_NS)
+		mb_run_warn(run, "the empty in-kernel loop costs %.1f ns/op (about 1.5 expected): this kernel's verifier probably did not inline bpf_loop, and every in-kernel ns/op here includes that overhead",
+			    best);
+}
+
+void mb_kloop_release(struct mb_run *run)
+{
+	struct kloop_state *ks = run->kloop;
+
+	if (!ks)
+		return;
+	harness_bpf__destroy(ks->ref);
+	free(ks);
+	run->kloop = NULL;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * User side of the in-kernel op loop (bpf/mb_loop.bpf.h): a producer calls the bench's raw_tp
+ * program through BPF_PROG_TEST_RUN on its CPU, sizing each call to about --call_us of
+ * in-kernel work, reads its counters from the program's mmapped .bss and publishes them.
+ * It also runs the reference (an empty loop) between calls, to detect noise.
+ */
+#ifndef MB_KLOOP_H
+#define MB_KLOOP_H
+
+#include <linux/types.h>
+#include <stdint.h>
+
+#include "../bpf/mb_shared.h"
+#include "bench.h"
+
+struct mb_kloop_cfg {
+	int prog_fd;
+	struct mb_slot *slots;		/* the program's mb_slots (skel->bss->mb_slots) */
+	uint32_t ops_per_iter;		/* map operations per loop iteration (0 means 1) */
+	uint32_t max_iters;		/* cap on iterations per call (0: 1 << 23) */
+	/*
+	 * Called when the program returns >= MB_RET_BENCH (refill or empty a map, for
+	 * example). Its wall time is counted as excluded_ns. Return 0 to go on.
+	 */
+	int (*on_ret)(struct mb_run *run, struct mb_producer *p, uint32_t ret, void *ctx);
+	void *ctx;
+};
+
+/* A producer hook body: loops until the run stops. Returns 0 or a negative errno. */
+int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_kloop_cfg *cfg);
+
+/*
+ * Run one call of @prog_fd with @iters iterations for slot @slot on @cpu (-1: any).
+ * Returns the program's return value (>= 0) or a negative errno.
+ */
+int mb_kloop_call(int prog_fd, int slot, uint64_t iters, int cpu);
+
+/* Load the reference program and measure the empty loop's cost (run->loop_overhead_ns). */
+void mb_kloop_calibrate(struct mb_run *run);
+void mb_kloop_release(struct mb_run *run);
+
+#endif

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include <stdarg.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+
+#include "log.h"
+
+static struct {
+	bool quiet;
+	bool verbose;
+	FILE *progress;
+} log_cfg;
+
+void mb_log_init(bool quiet, bool verbose, FILE *progress)
+{
+	log_cfg.quiet = quiet;
+	log_cfg.verbose = verbose;
+	log_cfg.progress = progress;
+}
+
+bool mb_log_quiet(void)
+{
+	return log_cfg.quiet;
+}
+
+bool mb_log_verbose(void)
+{
+	return log_cfg.verbose;
+}
+
+FILE *mb_progress_stream(void)
+{
+	return log_cfg.progress ? log_cfg.progress : stdout;
+}
+
+static void vprint(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fputs(prefix, f);
+	vfprintf(f, fmt, ap);
+	fputc('\n', f);
+	fflush(f);
+}
+
+void mb_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint(stderr, "mapbench: ", fmt, ap);
+	va_end(ap);
+}
+
+void mb_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint(stderr, "mapbench: warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void mb_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (log_cfg.quiet)
+		return;
+	va_start(ap, fmt);
+	vprint(mb_progress_stream(), "", fmt, ap);
+	va_end(ap);
+}
+
+void mb_debug(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!log_cfg.verbose)
+		return;
+	va_start(ap, fmt);
+	vprint(stderr, "mapbench: debug: ", fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * libbpf prints hints that mislead on modern kernels (RLIMIT_MEMLOCK, "make sure your kernel
+ * supports BPF"): mapbench probes privileges itself and says what is missing, so without -v
+ * only libbpf's warnings that are not such hints get through.
+ */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_DEBUG && !log_cfg.verbose)
+		return 0;
+	if (!log_cfg.verbose && (strstr(fmt, "RLIMIT_MEMLOCK") || strstr(fmt, "Couldn't load")))
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+void mb_log_setup_libbpf(void)
+{
+	libbpf_set_print(libbpf_print);
+}

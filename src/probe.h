@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Privilege and kernel-feature checks, with messages that say what is missing and how to fix it. */
+#ifndef MB_PROBE_H
+#define MB_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Whether this process may use BPF (creates and closes a one-entry array map). Cached. */
+int mb_probe_bpf(char *why, size_t len);
+/* raw_tp programs with bpf_loop and bpf_ktime_get_ns, run through BPF_PROG_TEST_RUN. Cached. */
+int mb_probe_kernel_loop(char *why, size_t len);
+/* Whether the running kernel has map type @map_type (enum bpf_map_type). */
+int mb_probe_map_type(int map_type, const char *name, char *why, size_t len);
+
+/* Whether the effective capability set holds @cap. */
+bool mb_have_cap(int cap);
+
+/* A sentence for an EPERM from a BPF syscall: what is missing and how to fix it. */
+void mb_explain_eperm(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "json.h"
+#include "kloop.h"
+#include "log.h"
+#include "probe.h"
+#include "report.h"
+#include "runner.h"
+#include "summary.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+void mb_signals_install(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	/* No SA_RESTART: the sampler's sleep must return early with EINTR. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+bool mb_interrupted(void)
+{
+	return interrupted;
+}
+
+uint64_t mb_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void mb_timestamp(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* ---- messages from bench hooks ---- */
+
+int mb_run_usage(struct mb_run *run, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	mb_err("%s: %s", run->bench->name, msg);
+	return -EINVAL;
+}
+
+int mb_run_fail(struct mb_run *run, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(run->reason, sizeof(run->reason), fmt, ap);
+	va_end(ap);
+	run->status = MB_RUN_FAILED;
+	mb_err("%s: %s", run->bench->name, run->reason);
+	return err < 0 ? err : -EIO;
+}
+
+int mb_run_skip(struct mb_run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(run->reason, sizeof(run->reason), fmt, ap);
+	va_end(ap);
+	run->status = MB_RUN_SKIPPED;
+	mb_err("%s: skipped: %s", run->bench->name, run->reason);
+	return -EOPNOTSUPP;
+}
+
+void mb_run_warn(struct mb_run *run, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	mb_warn("%s: %s", run->bench->name, msg);
+	mb_json_append(run->warnings, mb_json_string(msg));
+}
+
+struct mb_json *mb_run_extra(struct mb_run *run)
+{
+	return run->extra;
+}
+
+bool mb_run_opt_given(const struct mb_run *run, const char *name)
+{
+	int i = mb_opt_find(run->bench->opts, name);
+
+	return i >= 0 && i < 64 && (run->opts_given & (1ULL << i));
+}
+
+/* ---- counters shared between a producer and the sampler ---- */
+
+void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c)
+{
+	const uint64_t *src = (const uint64_t *)c;
+	uint64_t *dst = (uint64_t *)&p->pub;
+	unsigned int seq = __atomic_load_n(&p->seq, __ATOMIC_RELAXED);
+
+	__atomic_store_n(&p->seq, seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	for (size_t i = 0; i < MB_COUNTERS_NR; i++)
+		__atomic_store_n(&dst[i], src[i], __ATOMIC_RELAXED);
+	__atomic_store_n(&p->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+void mb_producer_read(const struct mb_producer *p, struct mb_counters *c)
+{
+	const uint64_t *src = (const uint64_t *)&p->pub;
+	uint64_t *dst = (uint64_t *)c;
+	unsigned int s1, s2;
+
+	do {
+		s1 = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
+		for (size_t i = 0; i < MB_COUNTERS_NR; i++)
+			dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		s2 = __atomic_load_n(&p->seq, __ATOMIC_RELAXED);
+	} while ((s1 & 1) || s1 != s2);
+}
+
+/* ---- set-up of a run ---- */
+
+int mb_run_init(struct mb_run *run, const struct mb_bench *bench, const struct mb_env *env)
+{
+	char msg[512];
+
+	memset(run, 0, sizeof(*run));
+	run->bench = bench;
+	run->env = env;
+	run->runner = "user";
+	run->loop_overhead_ns = NAN;
+	run->args = calloc(1, bench->args_size ? bench->args_size : 1);
+	run->extra = mb_json_object();
+	run->warnings = mb_json_array();
+	if (!run->args || !run->extra || !run->warnings)
+		return -ENOMEM;
+	if (mb_opts_set_defaults(bench->opts, run->args, msg, sizeof(msg))) {
+		/* A bad default is a bug in the bench table; the unit tests catch it. */
+		mb_err("%s: bad default: %s", bench->name, msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void mb_run_free(struct mb_run *run)
+{
+	for (int i = 0; run->samples && i < run->max_samples; i++)
+		free(run->samples[i].prod);
+	free(run->samples);
+	free(run->prod);
+	free(run->args);
+	free(run->summary);
+	mb_json_free(run->extra);
+	mb_json_free(run->warnings);
+	mb_json_free(run->params);
+	memset(run, 0, sizeof(*run));
+}
+
+/* The k-th online CPU, wrapping around, as the kernel bench does without a CPU set. */
+static int nth_online_cpu(const struct mb_cpuset *online, int k)
+{
+	int cpu = -1;
+
+	k %= online->count;
+	for (int i = 0; i <= k; i++)
+		cpu = mb_cpuset_next(online, cpu + 1);
+	return cpu;
+}
+
+static int check_cpus_online(struct mb_run *run, const char *opt, const struct mb_cpuset *set)
+{
+	const struct mb_cpuset *online = &run->env->online;
+	char list[256];
+
+	for (int cpu = mb_cpuset_next(set, 0); cpu >= 0; cpu = mb_cpuset_next(set, cpu + 1)) {
+		if (!mb_cpuset_has(online, cpu)) {
+			mb_cpuset_format(online, list, sizeof(list));
+			return mb_run_usage(run, "--%s: CPU %d is not online (online CPUs: %s)",
+					    opt, cpu, list);
+		}
+	}
+	return 0;
+}
+
+static int assign_cpus(struct mb_run *run)
+{
+	const struct mb_env *env = run->env;
+	bool pin = env->affinity || env->prod_cpus.count || env->cons_cpus.count;
+	/* Consumers take CPUs first; producers continue after them unless given a set. */
+	int next = env->cons_cpus.count ? 0 : (int)env->consumers;
+	int err;
+
+	err = check_cpus_online(run, "prod-affinity", &env->prod_cpus);
+	if (!err)
+		err = check_cpus_online(run, "cons-affinity", &env->cons_cpus);
+	if (err)
+		return err;
+	if (env->cons_cpus.count && env->cons_cpus.count < (int)env->consumers)
+		return mb_run_usage(run, "--cons-affinity: %d CPUs given for %u consumers",
+				    env->cons_cpus.count, env->consumers);
+	if (env->prod_cpus.count && env->prod_cpus.count < run->nr_producers)
+		return mb_run_usage(run,
+				    "--prod-affinity: %d CPUs given for %d producers (one CPU each)",
+				    env->prod_cpus.count, run->nr_producers);
+	for (int i = 0, cpu = -1; i < run->nr_producers; i++) {
+		if (!pin) {
+			run->prod[i].cpu = -1;
+		} else if (env->prod_cpus.count) {
+			cpu = mb_cpuset_next(&env->prod_cpus, cpu + 1);
+			run->prod[i].cpu = cpu;
+		} else {
+			run->prod[i].cpu = nth_online_cpu(&env->online, next++);
+		}
+	}
+	return 0;
+}
+
+int mb_run_validate(struct mb_run *run)
+{
+	const struct mb_bench *b = run->bench;
+	const struct mb_env *env = run->env;
+	int err;
+
+	if (env->consumers && !(b->flags & MB_BENCH_CONSUMERS))
+		return mb_run_usage(run, "-c/--consumers %u: this bench has no consumers (must be 0)",
+				    env->consumers);
+	if ((b->flags & MB_BENCH_SINGLE_PRODUCER) && env->producers > 1)
+		return mb_run_usage(run, "-p/--producers %u: this bench needs a single producer (must be 1)",
+				    env->producers);
+	run->nr_producers = (int)env->producers;
+	run->prod = aligned_alloc(128, sizeof(*run->prod) * (size_t)run->nr_producers);
+	if (!run->prod)
+		return -ENOMEM;
+	memset(run->prod, 0, sizeof(*run->prod) * (size_t)run->nr_producers);
+	for (int i = 0; i < run->nr_producers; i++) {
+		run->prod[i].run = run;
+		run->prod[i].idx = i;
+	}
+	err = assign_cpus(run);
+	if (err)
+		return err;
+	if (b->validate) {
+		err = b->validate(run);
+		if (err)
+			return err;
+	}
+	run->params = mb_opts_to_json(b->opts, run->args);
+	return run->params ? 0 : -ENOMEM;
+}
+
+/* ---- producers ---- */
+
+static void *producer_main(void *arg)
+{
+	struct mb_producer *p = arg;
+	struct mb_run *run = p->run;
+
+	__atomic_store_n(&p->started, true, __ATOMIC_RELEASE);
+	p->err = run->bench->producer(run, p);
+	if (p->err) {
+		/* One failed producer ends the run: the others would measure a different load. */
+		__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+static int start_producers(struct mb_run *run, int *started)
+{
+	sigset_t block, old;
+	int err = 0;
+
+	/* Only the sampler (main) thread takes SIGINT/SIGTERM. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	for (*started = 0; *started < run->nr_producers; (*started)++) {
+		struct mb_producer *p = &run->prod[*started];
+		pthread_attr_t attr;
+		cpu_set_t cpus;
+
+		pthread_attr_init(&attr);
+		if (p->cpu >= 0) {
+			CPU_ZERO(&cpus);
+			CPU_SET(p->cpu, &cpus);
+			pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
+		}
+		err = -pthread_create(&p->thread, &attr, producer_main, p);
+		pthread_attr_destroy(&attr);
+		if (err) {
+			if (p->cpu >= 0)
+				mb_run_fail(run, err, "cannot start producer %d pinned to CPU %d: %s",
+					    *started, p->cpu, strerror(-err));
+			else
+				mb_run_fail(run, err, "cannot start producer %d: %s", *started,
+					    strerror(-err));
+			break;
+		}
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+static void stop_producers(struct mb_run *run, int started)
+{
+	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+	for (int i = 0; i < started; i++)
+		pthread_join(run->prod[i].thread, NULL);
+}
+
+static void wait_started(struct mb_run *run)
+{
+	struct timespec ts = { .tv_nsec = 100000 };
+
+	for (int i = 0; i < run->nr_producers; i++)
+		while (!__atomic_load_n(&run->prod[i].started, __ATOMIC_ACQUIRE) &&
+		       !mb_run_should_stop(run) && !interrupted)
+			nanosleep(&ts, NULL);
+}
+
+static int alloc_samples(struct mb_run *run)
+{
+	run->max_samples = (int)(run->env->warmup + run->env->duration);
+	run->samples = calloc((size_t)run->max_samples, sizeof(*run->samples));
+	if (!run->samples)
+		return -ENOMEM;
+	for (int i = 0; i < run->max_samples; i++) {
+		run->samples[i].prod = calloc((size_t)run->nr_producers, sizeof(struct mb_counters));
+		if (!run->samples[i].prod)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void counters_sub(struct mb_counters *d, const struct mb_counters *a,
+			 const struct mb_counters *b)
+{
+	const uint64_t *x = (const uint64_t *)a, *y = (const uint64_t *)b;
+	uint64_t *z = (uint64_t *)d;
+
+	for (size_t i = 0; i < MB_COUNTERS_NR; i++)
+		z[i] = x[i] - y[i];
+}
+
+static void counters_add(struct mb_counters *d, const struct mb_counters *a)
+{
+	const uint64_t *x = (const uint64_t *)a;
+	uint64_t *z = (uint64_t *)d;
+
+	for (size_t i = 0; i < MB_COUNTERS_NR; i++)
+		z[i] += x[i];
+}
+
+/* The sampling loop: exactly warmup + duration samples unless stopped early. */
+static void sample_loop(struct mb_run *run)
+{
+	const struct mb_env *env = run->env;
+	uint64_t interval = (uint64_t)env->interval_ms * 1000000ULL;
+	struct mb_counters *last, now_c;
+	uint64_t t0, prev;
+	FILE *out = mb_progress_stream();
+
+	last = calloc((size_t)run->nr_producers, sizeof(*last));
+	if (!last) {
+		mb_run_fail(run, -ENOMEM, "out of memory");
+		return;
+	}
+	wait_started(run);
+	t0 = prev = mb_now_ns();
+	for (int i = 0; i < run->nr_producers; i++)
+		mb_producer_read(&run->prod[i], &last[i]);
+
+	while (run->nr_samples < run->max_samples) {
+		struct mb_sample *s = &run->samples[run->nr_samples];
+		uint64_t deadline = t0 + interval * (uint64_t)(run->nr_samples + 1);
+		struct timespec ts = { .tv_sec = (time_t)(deadline / 1000000000ULL),
+				       .tv_nsec = (long)(deadline % 1000000000ULL) };
+		uint64_t now;
+
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR &&
+		       !interrupted)
+			;
+		if (interrupted || mb_run_should_stop(run))
+			break;
+		now = mb_now_ns();
+		s->start_ns = prev - t0;
+		s->elapsed_ns = now - prev;
+		s->warmup = run->nr_samples < (int)env->warmup;
+		prev = now;
+		memset(&s->total, 0, sizeof(s->total));
+		for (int i = 0; i < run->nr_producers; i++) {
+			mb_producer_read(&run->prod[i], &now_c);
+			counters_sub(&s->prod[i], &now_c, &last[i]);
+			counters_add(&s->total, &s->prod[i]);
+			last[i] = now_c;
+		}
+		for (int m = 0; m < MB_MAX_METRICS; m++)
+			s->metric[m] = NAN;
+		if (run->bench->measure)
+			run->bench->measure(run, s);
+		if (run->bench->text && run->bench->text->progress)
+			run->bench->text->progress(out, run, run->nr_samples, s);
+		run->nr_samples++;
+	}
+	free(last);
+}
+
+static bool probe_needs(struct mb_run *run)
+{
+	char why[512];
+
+	if (!(run->bench->flags & MB_BENCH_NEEDS_BPF))
+		return true;
+	if (mb_probe_bpf(why, sizeof(why))) {
+		mb_run_skip(run, "%s", why);
+		return false;
+	}
+	if ((run->bench->flags & MB_BENCH_KERNEL_LOOP) && mb_probe_kernel_loop(why, sizeof(why))) {
+		mb_run_skip(run, "%s", why);
+		return false;
+	}
+	return true;
+}
+
+static void run_sampled(struct mb_run *run)
+{
+	int started = 0;
+
+	if (start_producers(run, &started) == 0)
+		sample_loop(run);
+	stop_producers(run, started);
+	for (int i = 0; i < started; i++) {
+		int err = run->prod[i].err;
+
+		if (err && run->status == MB_RUN_OK)
+			mb_run_fail(run, err, "producer %d failed: %s", i, strerror(-err));
+	}
+}
+
+void mb_run_execute(struct mb_run *run)
+{
+	const struct mb_bench *b = run->bench;
+	const struct mb_env *env = run->env;
+	int err;
+
+	mb_timestamp(run->start_time, sizeof(run->start_time));
+	if (run->nr_producers > env->online.count) {
+		run->oversubscribed = true;
+		mb_run_warn(run, "%d producers on %d online CPUs: the threads share CPUs, so the throughput measures CPU time-slicing, not map scalability",
+			    run->nr_producers, env->online.count);
+	}
+	if (!mb_log_quiet())
+		fprintf(mb_progress_stream(), "Setting up benchmark '%s'...\n", b->name);
+	if (!probe_needs(run))
+		goto out;
+	if (alloc_samples(run)) {
+		mb_run_fail(run, -ENOMEM, "out of memory");
+		goto out;
+	}
+	err = b->setup ? b->setup(run) : 0;
+	if (err) {
+		if (run->status == MB_RUN_OK)
+			mb_run_fail(run, err, "setup failed: %s", strerror(-err));
+		goto teardown;
+	}
+	if (interrupted)
+		goto teardown;
+	if (b->flags & MB_BENCH_KERNEL_LOOP)
+		mb_kloop_calibrate(run);
+	if (!mb_log_quiet())
+		fprintf(mb_progress_stream(), "Benchmark '%s' started.\n", b->name);
+	fflush(mb_progress_stream());
+	if (b->run_once) {
+		err = b->run_once(run);
+		if (err && run->status == MB_RUN_OK)
+			mb_run_fail(run, err, "%s", strerror(-err));
+	} else {
+		run_sampled(run);
+	}
+	if (run->status == MB_RUN_OK && b->finish)
+		b->finish(run);
+teardown:
+	if (b->teardown)
+		b->teardown(run);
+	mb_kloop_release(run);
+out:
+	if (interrupted && run->status == MB_RUN_OK)
+		run->status = MB_RUN_INTERRUPTED;
+	mb_timestamp(run->end_time, sizeof(run->end_time));
+	if (run->status == MB_RUN_OK || run->status == MB_RUN_INTERRUPTED) {
+		run->summary = mb_summarize(run);
+		if (b->text && b->text->summary && run->summary)
+			b->text->summary(mb_progress_stream(), run, run->summary);
+	}
+	fflush(mb_progress_stream());
+}

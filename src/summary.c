@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "env.h"
+#include "summary.h"
+
+double mb_sample_rate(const struct mb_sample *s, uint64_t count)
+{
+	return s->elapsed_ns ? (double)count * 1e9 / (double)s->elapsed_ns : NAN;
+}
+
+double mb_sample_kernel_latency(const struct mb_sample *s)
+{
+	return s->total.ops && s->total.kernel_ns ?
+		       (double)s->total.kernel_ns / (double)s->total.ops : NAN;
+}
+
+double mb_sample_wall_latency(const struct mb_sample *s, int nr_producers)
+{
+	return s->total.ops ? (double)s->elapsed_ns * nr_producers / (double)s->total.ops : NAN;
+}
+
+static double ref_latency(const struct mb_sample *s)
+{
+	return s->total.ref_ops ? (double)s->total.ref_ns / (double)s->total.ref_ops : NAN;
+}
+
+static double kernel_throughput(const struct mb_sample *s, int nr_producers)
+{
+	return s->total.kernel_ns ?
+		       (double)s->total.ops * 1e9 * nr_producers / (double)s->total.kernel_ns : NAN;
+}
+
+double mb_summary_latency(const struct mb_run *run, const struct mb_summary *sum)
+{
+	double lat = sum->latency_kernel.mean;
+
+	if (run->env->net && !isnan(run->loop_overhead_ns))
+		lat -= run->loop_overhead_ns;
+	return lat;
+}
+
+static void flag_samples(struct mb_run *run, struct mb_summary *sum, struct mb_sample **ms,
+			 const double *primary)
+{
+	struct mb_stats pst;
+
+	if (mb_stats_compute(primary, (size_t)sum->n, &pst))
+		memset(&pst, 0, sizeof(pst));
+	for (int i = 0; i < sum->n; i++) {
+		struct mb_sample *s = ms[i];
+		double busy = (double)s->elapsed_ns * run->nr_producers - (double)s->total.excluded_ns;
+		double ref = ref_latency(s);
+
+		s->flags = 0;
+		if (sum->n >= 3 && mb_is_outlier(primary[i], &pst, MB_OUTLIER_MADS, MB_OUTLIER_MIN))
+			s->flags |= MB_SAMPLE_OUTLIER;
+		if (sum->has_kernel && s->total.kernel_ns &&
+		    busy / (double)s->total.kernel_ns > MB_PREEMPT_RATIO)
+			s->flags |= MB_SAMPLE_PREEMPTED;
+		if (sum->has_ref && !isnan(ref) &&
+		    fabs(ref / sum->latency_ref.median - 1.0) > MB_REF_DRIFT)
+			s->flags |= MB_SAMPLE_REF_DRIFT;
+		sum->nr_outlier += !!(s->flags & MB_SAMPLE_OUTLIER);
+		sum->nr_preempted += !!(s->flags & MB_SAMPLE_PREEMPTED);
+		sum->nr_ref_drift += !!(s->flags & MB_SAMPLE_REF_DRIFT);
+		sum->nr_flagged += !!s->flags;
+	}
+}
+
+static void compute(struct mb_stats *st, const double *v, int n)
+{
+	if (mb_stats_compute(v, (size_t)n, st))
+		memset(st, 0, sizeof(*st));
+}
+
+struct mb_summary *mb_summarize(struct mb_run *run)
+{
+	int np = run->nr_producers, n = 0;
+	struct mb_summary *sum;
+	struct mb_sample **ms;
+	double *v, *primary;
+
+	for (int i = 0; i < run->nr_samples; i++)
+		n += !run->samples[i].warmup;
+	if (!n)
+		return NULL;
+	sum = calloc(1, sizeof(*sum) + 2 * (size_t)np * sizeof(struct mb_stats));
+	ms = calloc((size_t)n, sizeof(*ms));
+	v = calloc((size_t)n, sizeof(*v));
+	primary = calloc((size_t)n, sizeof(*primary));
+	if (!sum || !ms || !v || !primary) {
+		free(sum);
+		sum = NULL;
+		goto out;
+	}
+	sum->prod_tput = (struct mb_stats *)(sum + 1);
+	sum->prod_latency = sum->prod_tput + np;
+	sum->n = n;
+	for (int i = 0, j = 0; i < run->nr_samples; i++) {
+		struct mb_sample *s = &run->samples[i];
+		const uint64_t *src = (const uint64_t *)&s->total;
+		uint64_t *dst = (uint64_t *)&sum->sum;
+
+		if (s->warmup)
+			continue;
+		ms[j++] = s;
+		for (size_t k = 0; k < MB_COUNTERS_NR; k++)
+			dst[k] += src[k];
+	}
+	sum->has_kernel = sum->sum.kernel_ns > 0;
+	sum->has_ref = sum->sum.ref_ops > 0;
+
+#define SERIES(_st, _expr)						\
+	do {								\
+		for (int i = 0; i < n; i++) {				\
+			const struct mb_sample *s = ms[i];		\
+			v[i] = (_expr);					\
+		}							\
+		compute(&sum->_st, v, n);				\
+	} while (0)
+
+	SERIES(throughput, mb_sample_rate(s, s->total.ops));
+	SERIES(prod_throughput, mb_sample_rate(s, s->total.ops) / np);
+	SERIES(hits, mb_sample_rate(s, s->total.hits));
+	SERIES(misses, mb_sample_rate(s, s->total.misses));
+	SERIES(total, mb_sample_rate(s, s->total.hits + s->total.misses));
+	SERIES(errors, mb_sample_rate(s, s->total.errors));
+	SERIES(false_hits, mb_sample_rate(s, s->total.false_hits));
+	SERIES(latency_kernel, mb_sample_kernel_latency(s));
+	SERIES(latency_wall, mb_sample_wall_latency(s, np));
+	SERIES(latency_ref, ref_latency(s));
+	SERIES(kernel_throughput, kernel_throughput(s, np));
+#undef SERIES
+	for (int m = 0; m < MB_MAX_METRICS; m++) {
+		for (int i = 0; i < n; i++)
+			v[i] = ms[i]->metric[m];
+		sum->has_metric[m] = !mb_stats_compute(v, (size_t)n, &sum->metric[m]);
+	}
+	for (int p = 0; p < np; p++) {
+		for (int i = 0; i < n; i++)
+			v[i] = mb_sample_rate(ms[i], ms[i]->prod[p].ops);
+		compute(&sum->prod_tput[p], v, n);
+		for (int i = 0; i < n; i++)
+			v[i] = ms[i]->prod[p].ops && ms[i]->prod[p].kernel_ns ?
+				       (double)ms[i]->prod[p].kernel_ns / (double)ms[i]->prod[p].ops :
+				       NAN;
+		compute(&sum->prod_latency[p], v, n);
+	}
+	for (int i = 0; i < n; i++)
+		primary[i] = sum->has_kernel ? mb_sample_kernel_latency(ms[i]) :
+					       mb_sample_rate(ms[i], ms[i]->total.ops);
+	flag_samples(run, sum, ms, primary);
+out:
+	free(ms);
+	free(v);
+	free(primary);
+	return sum;
+}

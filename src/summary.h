@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* From samples to figures: rates, latencies, their statistics and the noise flags. */
+#ifndef MB_SUMMARY_H
+#define MB_SUMMARY_H
+
+#include <stdbool.h>
+
+#include "bench.h"
+#include "stats.h"
+
+#define MB_OUTLIER_MADS		3.0	/* a sample this many scaled MADs away is an outlier, */
+#define MB_OUTLIER_MIN		0.02	/* if also this far from the median (the CV target) */
+#define MB_PREEMPT_RATIO	1.10	/* wall / in-kernel time above this: lost the CPU */
+#define MB_REF_DRIFT		0.05	/* reference loop cost moved more than this */
+
+struct mb_summary {
+	int n;				/* samples after warm-up */
+	bool has_kernel;		/* in-kernel time was measured */
+	bool has_ref;			/* the reference loop ran */
+	struct mb_stats throughput;	/* ops/s, all producers */
+	struct mb_stats prod_throughput;	/* ops/s per producer */
+	struct mb_stats hits;		/* per second */
+	struct mb_stats misses;
+	struct mb_stats total;		/* hits + misses per second */
+	struct mb_stats errors;
+	struct mb_stats false_hits;
+	struct mb_stats latency_kernel;	/* in-kernel ns per op (per producer) */
+	struct mb_stats latency_wall;	/* wall-clock ns per op per producer */
+	struct mb_stats latency_ref;	/* reference loop ns per op */
+	struct mb_stats kernel_throughput;	/* ops per second of in-kernel time, all producers */
+	struct mb_stats metric[MB_MAX_METRICS];
+	bool has_metric[MB_MAX_METRICS];
+	struct mb_counters sum;		/* counters summed over the measured samples */
+	int nr_flagged, nr_outlier, nr_preempted, nr_ref_drift;
+	struct mb_stats *prod_tput;	/* [nr_producers]: ops/s of each producer */
+	struct mb_stats *prod_latency;	/* [nr_producers]: in-kernel ns/op of each producer */
+};
+
+/* Summarise the measured samples and set their noise flags. NULL if there is no sample. */
+struct mb_summary *mb_summarize(struct mb_run *run);
+
+/* Per-sample figures (NaN when not defined). */
+double mb_sample_rate(const struct mb_sample *s, uint64_t count);
+double mb_sample_kernel_latency(const struct mb_sample *s);
+double mb_sample_wall_latency(const struct mb_sample *s, int nr_producers);
+
+/* The in-kernel ns/op to print: net of the empty loop with --net. */
+double mb_summary_latency(const struct mb_run *run, const struct mb_summary *sum);
+
+#endif
