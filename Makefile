@@ -118,8 +118,15 @@ $(OUTPUT)/tests/%: tests/unit/%.c $(LIB) | $(OUTPUT)/tests
 $(OUTPUT)/tests:
 	$(Q)mkdir -p $@
 
+# Each unit test prints its cmocka report only when it fails.
 unit: $(UNIT_BINS)
-	$(Q)set -e; for t in $(UNIT_BINS); do echo "  UNIT     $$t"; $$t; done
+	$(Q)for t in $(UNIT_BINS); do \
+		if $$t >$$t.log 2>&1; then \
+			echo "  UNIT     $$t: $$(grep -c '^\[       OK' $$t.log) passed"; \
+		else \
+			cat $$t.log; echo "  UNIT     $$t: FAILED"; exit 1; \
+		fi; \
+	done
 
 e2e: $(BIN)
 	$(Q)MAPBENCH=$(abspath $(BIN)) ./tests/run-e2e.sh

@@ -39,7 +39,7 @@ static int parse_cpu(const char **p, int *cpu, const char **why)
 		return -EINVAL;
 	}
 	if (**p < '0' || **p > '9') {
-		*why = **p ? "expected a CPU number" : "empty item";
+		*why = **p == ',' || !**p ? "empty item" : "expected a CPU number";
 		return -EINVAL;
 	}
 	while (**p >= '0' && **p <= '9') {

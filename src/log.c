@@ -9,6 +9,7 @@ static struct {
 	bool quiet;
 	bool verbose;
 	FILE *progress;
+	FILE *errors;
 } log_cfg;
 
 void mb_log_init(bool quiet, bool verbose, FILE *progress)
@@ -26,6 +27,16 @@ bool mb_log_quiet(void)
 bool mb_log_verbose(void)
 {
 	return log_cfg.verbose;
+}
+
+void mb_log_set_error_stream(FILE *f)
+{
+	log_cfg.errors = f;
+}
+
+static FILE *error_stream(void)
+{
+	return log_cfg.errors ? log_cfg.errors : stderr;
 }
 
 FILE *mb_progress_stream(void)
@@ -47,7 +58,7 @@ void mb_err(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vprint(stderr, "mapbench: ", fmt, ap);
+	vprint(error_stream(), "mapbench: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -56,7 +67,7 @@ void mb_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vprint(stderr, "mapbench: warning: ", fmt, ap);
+	vprint(error_stream(), "mapbench: warning: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -92,6 +103,9 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	if (level == LIBBPF_DEBUG && !log_cfg.verbose)
 		return 0;
 	if (!log_cfg.verbose && (strstr(fmt, "RLIMIT_MEMLOCK") || strstr(fmt, "Couldn't load")))
+		return 0;
+	/* The verifier log is long; -v shows it. */
+	if (!log_cfg.verbose && strstr(fmt, "BEGIN PROG LOAD LOG"))
 		return 0;
 	return vfprintf(stderr, fmt, ap);
 }

@@ -18,6 +18,8 @@ bool mb_log_quiet(void);
 bool mb_log_verbose(void);
 /* Where progress lines (Iter ..., Setting up ...) go: stdout, or stderr when stdout is a document. */
 FILE *mb_progress_stream(void);
+/* Where errors and warnings go (stderr unless changed, e.g. by tests). */
+void mb_log_set_error_stream(FILE *f);
 
 /* "mapbench: <msg>" on stderr. */
 void mb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

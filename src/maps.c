@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/bpf.h>
+
+#include "bench.h"
+#include "json.h"
+#include "maps.h"
+#include "numparse.h"
+#include "probe.h"
+
+#define HASH_FLAGS (BPF_F_NO_PREALLOC | BPF_F_ZERO_SEED | BPF_F_NUMA_NODE | BPF_F_RDONLY_PROG | \
+		    BPF_F_WRONLY_PROG)
+#define LRU_FLAGS (BPF_F_NO_COMMON_LRU | BPF_F_ZERO_SEED | BPF_F_NUMA_NODE | BPF_F_RDONLY_PROG | \
+		   BPF_F_WRONLY_PROG)
+#define ARRAY_FLAGS (BPF_F_NUMA_NODE | BPF_F_RDONLY_PROG | BPF_F_WRONLY_PROG | BPF_F_MMAPABLE)
+
+const struct mb_map_type_info mb_map_types[] = {
+	{ "hash", BPF_MAP_TYPE_HASH, false, false, false, false, HASH_FLAGS },
+	{ "percpu_hash", BPF_MAP_TYPE_PERCPU_HASH, true, false, false, false, HASH_FLAGS },
+	{ "lru_hash", BPF_MAP_TYPE_LRU_HASH, false, true, false, false, LRU_FLAGS },
+	{ "lru_percpu_hash", BPF_MAP_TYPE_LRU_PERCPU_HASH, true, true, false, false, LRU_FLAGS },
+	{ "array", BPF_MAP_TYPE_ARRAY, false, false, true, false, ARRAY_FLAGS },
+	{ "percpu_array", BPF_MAP_TYPE_PERCPU_ARRAY, true, false, true, false,
+	  BPF_F_NUMA_NODE | BPF_F_RDONLY_PROG | BPF_F_WRONLY_PROG },
+	{ "array_of_maps", BPF_MAP_TYPE_ARRAY_OF_MAPS, false, false, true, true, 0 },
+	{ "hash_of_maps", BPF_MAP_TYPE_HASH_OF_MAPS, false, false, false, true,
+	  BPF_F_NO_PREALLOC },
+	{ "lpm_trie", BPF_MAP_TYPE_LPM_TRIE, false, false, false, false,
+	  BPF_F_NO_PREALLOC | BPF_F_RDONLY_PROG | BPF_F_WRONLY_PROG },
+	{ "bloom_filter", BPF_MAP_TYPE_BLOOM_FILTER, false, false, false, false,
+	  BPF_F_ZERO_SEED | BPF_F_RDONLY_PROG | BPF_F_WRONLY_PROG },
+	{ NULL },
+};
+
+static const struct {
+	const char *name;
+	uint32_t flag;
+} flag_names[] = {
+	{ "no_prealloc", BPF_F_NO_PREALLOC },
+	{ "no_common_lru", BPF_F_NO_COMMON_LRU },
+	{ "numa_node", BPF_F_NUMA_NODE },
+	{ "rdonly_prog", BPF_F_RDONLY_PROG },
+	{ "wronly_prog", BPF_F_WRONLY_PROG },
+	{ "zero_seed", BPF_F_ZERO_SEED },
+	{ "mmapable", BPF_F_MMAPABLE },
+};
+
+const struct mb_map_type_info *mb_map_type_by_name(const char *name)
+{
+	for (int i = 0; mb_map_types[i].name; i++)
+		if (!strcmp(mb_map_types[i].name, name))
+			return &mb_map_types[i];
+	return NULL;
+}
+
+const struct mb_map_type_info *mb_map_type_by_type(int type)
+{
+	for (int i = 0; mb_map_types[i].name; i++)
+		if (mb_map_types[i].type == type)
+			return &mb_map_types[i];
+	return NULL;
+}
+
+void mb_map_type_names(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; mb_map_types[i].name && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", mb_map_types[i].name);
+}
+
+int mb_map_flags_parse(const char *s, uint32_t *flags, const char **why)
+{
+	uint32_t v = 0;
+	uint64_t num;
+	char word[32];
+
+	*why = NULL;
+	if (!*s) {
+		*why = "must not be empty";
+		return -EINVAL;
+	}
+	if (!mb_parse_u64(s, &num)) {
+		if (num > UINT32_MAX) {
+			*why = "does not fit in 32 bits";
+			return -EINVAL;
+		}
+		*flags = (uint32_t)num;
+		return 0;
+	}
+	while (*s) {
+		size_t len = strcspn(s, "|,");
+		bool found = false;
+
+		if (!len || len >= sizeof(word)) {
+			*why = "must be a number or names like no_prealloc|zero_seed";
+			return -EINVAL;
+		}
+		memcpy(word, s, len);
+		word[len] = '\0';
+		for (size_t i = 0; i < sizeof(flag_names) / sizeof(*flag_names); i++) {
+			if (!strcmp(word, flag_names[i].name)) {
+				v |= flag_names[i].flag;
+				found = true;
+			}
+		}
+		if (!found) {
+			*why = "unknown flag name (known: no_prealloc, no_common_lru, numa_node, rdonly_prog, wronly_prog, zero_seed, mmapable)";
+			return -EINVAL;
+		}
+		s += len;
+		if (*s) {
+			s++;
+			if (!*s) {
+				*why = "ends with a separator";
+				return -EINVAL;
+			}
+		}
+	}
+	*flags = v;
+	return 0;
+}
+
+void mb_map_flags_format(uint32_t flags, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (!flags) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(flag_names) / sizeof(*flag_names) && n < len; i++) {
+		if (flags & flag_names[i].flag) {
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "|" : "",
+					      flag_names[i].name);
+			flags &= ~flag_names[i].flag;
+		}
+	}
+	if (flags && n < len)
+		snprintf(buf + n, len - n, "%s0x%x", n ? "|" : "", flags);
+}
+
+int mb_map_memlock(int map_fd, uint64_t *bytes)
+{
+	char path[64], line[256];
+	unsigned long long v;
+	int ret = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", map_fd);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "memlock: %llu", &v) == 1) {
+			*bytes = v;
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+void mb_run_report_map_memory(struct mb_run *run, const char *label, int map_fd,
+			      uint64_t entries)
+{
+	struct mb_json *mem = mb_json_child(mb_json_child(mb_run_extra(run), "memory"), label);
+	uint64_t bytes;
+
+	if (mb_map_memlock(map_fd, &bytes)) {
+		mb_json_set(mem, "memlock_bytes", mb_json_null());
+		return;
+	}
+	mb_json_set_num(mem, "memlock_bytes", (double)bytes);
+	mb_json_set_num(mem, "entries", (double)entries);
+	mb_json_set(mem, "bytes_per_entry", entries ? mb_json_number((double)bytes / (double)entries) :
+						      mb_json_null());
+}
+
+void mb_explain_map_create(int err, const char *what, char *buf, size_t len)
+{
+	switch (-err) {
+	case EPERM:
+		mb_explain_eperm(buf, len);
+		break;
+	case E2BIG:
+		snprintf(buf, len, "%s: the kernel refused the size (E2BIG): key, value or entry count above its limit",
+			 what);
+		break;
+	case ENOMEM:
+		snprintf(buf, len, "%s: not enough memory for the map (ENOMEM): lower --max_entries or --value_size, or raise the memory cgroup limit",
+			 what);
+		break;
+	case EINVAL:
+		snprintf(buf, len, "%s: the kernel refused the map's attributes (EINVAL): a size or flag this map type does not take",
+			 what);
+		break;
+	default:
+		snprintf(buf, len, "%s: %s", what, strerror(-err));
+	}
+}

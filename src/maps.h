@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Map types and flags by name, and the memory the kernel says a map takes. */
+#ifndef MB_MAPS_H
+#define MB_MAPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct mb_run;
+
+struct mb_map_type_info {
+	const char *name;	/* as --map_type takes it: "hash", "lru_percpu_hash", ... */
+	int type;		/* enum bpf_map_type */
+	bool percpu;		/* values are per CPU */
+	bool lru;
+	bool array;		/* index keys, no delete */
+	bool map_in_map;
+	uint32_t flags_ok;	/* map flags the type accepts (of those named below) */
+};
+
+/* Every map type mapbench knows, NULL-name terminated. */
+extern const struct mb_map_type_info mb_map_types[];
+
+const struct mb_map_type_info *mb_map_type_by_name(const char *name);
+const struct mb_map_type_info *mb_map_type_by_type(int type);
+/* "hash, percpu_hash, ..." for messages. */
+void mb_map_type_names(char *buf, size_t len);
+
+/*
+ * Map flags: a number (decimal or 0x hex) or names joined by '|' or ','
+ * (no_prealloc, no_common_lru, zero_seed, numa_node, rdonly_prog, wronly_prog, mmapable).
+ */
+int mb_map_flags_parse(const char *s, uint32_t *flags, const char **why);
+/* Names joined by '|', "0" for none, hex for unknown bits. */
+void mb_map_flags_format(uint32_t flags, char *buf, size_t len);
+
+/* The "memlock:" figure of a map fd, from /proc/self/fdinfo. Returns 0 or -errno. */
+int mb_map_memlock(int map_fd, uint64_t *bytes);
+
+/*
+ * Add extra.memory.<label> = { memlock_bytes, entries, bytes_per_entry } to a result. The
+ * memlock figure is the kernel's estimate (it undercounts maps that allocate on update).
+ */
+void mb_run_report_map_memory(struct mb_run *run, const char *label, int map_fd,
+			      uint64_t entries);
+
+/* A sentence for a failed map creation: which limit was hit and what to change. */
+void mb_explain_map_create(int err, const char *what, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# The command line: --list, --help, and every bad-input path of the global options.
+. "$(dirname "$0")/lib.sh"
+
+expect_rc 0 "--list" --list
+check "--list header" grep -qx "Available benchmarks:" "$OUT"
+check "--list groups by family" grep -qx "harness:" "$OUT"
+check "--list has one '- name' line per bench" grep -qE "^- bpf-noop +in-kernel" "$OUT"
+expect_rc 0 "-l" -l
+
+expect_rc 0 "--help" --help
+check "--help lists global options" grep -q -- "--prod-affinity CPUSET" "$OUT"
+check "--help lists bench options with default and range" \
+	grep -qE -- "--nr_loops N.*default 10; 1\.\.8388608" "$OUT"
+expect_rc 0 "-h BENCH" -h count-local
+check "-h BENCH omits other benches' options" bash -c "! grep -q -- --nr_loops $OUT"
+
+# Bad input: one line naming the option, the value and the range; exit 2; nothing run.
+expect_usage "--duration 0: must be 1..86400" -d 0 count-local
+expect_usage "--duration 5x: not a number" -d 5x count-local
+expect_usage "--duration x: not a number" --duration=x count-local
+expect_usage "--warmup -1: not a number" -w -1 count-local
+expect_usage "--producers 0: must be 1..256" -p0 count-local
+expect_usage "--producers 257: must be 1..256" -p 257 count-local
+expect_usage "--producers 99999999999999999999: must be 1..256" -p 99999999999999999999 count-local
+expect_usage "--consumers -1: not a number" -c -1 count-local
+expect_usage "--interval_ms 5: must be 10..60000" --interval_ms 5 count-local
+expect_usage "--format xml: must be one of text, json, csv" --format xml count-local
+expect_usage "--prod-affinity -1: negative CPU number" --prod-affinity -1 count-local
+expect_usage "--prod-affinity 3-1: reversed range" --prod-affinity 3-1 count-local
+expect_usage "--prod-affinity 1,,2: empty item" --prod-affinity 1,,2 count-local
+expect_usage "--cons-affinity : empty list" --cons-affinity "" count-local
+expect_usage "--prod-affinity: CPU 4095 is not online" --prod-affinity 4095 count-local
+expect_usage "--prod-affinity: 1 CPUs given for 2 producers" -p2 --prod-affinity 0 count-local
+expect_usage "-c/--consumers 1: this bench has no consumers" -c1 count-local
+expect_usage "unknown option --no-such" --no-such count-local
+expect_usage "unknown option -x" -x count-local
+expect_usage "-d/--duration needs a value" count-local -d
+expect_usage "--affinity takes no value" --affinity=1 count-local
+expect_usage "unknown bench 'bpf-nop'; did you mean bpf-noop" bpf-nop
+expect_usage "unknown bench 'zzzzzzzzzzzzzzzz'" zzzzzzzzzzzzzzzz
+expect_usage "bpf-loop: --nr_loops 0: must be 1..8388608" bpf-loop --nr_loops 0
+expect_usage "--nr_loops: not an option of count-local" count-local --nr_loops 5
+expect_usage "--nr_loops needs a value" bpf-loop --nr_loops
+
+# '-' and '_' are interchangeable; --name=value works; short options cluster.
+expect_rc 0 "--nr-loops and --interval-ms spellings" bpf-loop --nr-loops=5 -w0 -d1 --interval-ms 50
+expect_rc 0 "clustered short flags -aq" -aq -w0 -d1 --interval_ms 50 count-local
+check "-q hides the set-up lines" bash -c "! grep -q 'Setting up' $OUT"
+check "-q keeps the Summary" grep -q "^Summary:" "$OUT"
+
+finish

@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# The harness benches: output shape, kernel scrapers, sane values, scaling of count-local.
+. "$(dirname "$0")/lib.sh"
+
+expect_rc 0 "count-local" -w1 -d3 --interval_ms 200 count-local
+check "count-local prints exactly W+D Iter lines" [ "$(grep -c '^Iter ' "$OUT")" -eq 4 ]
+check "Iter prefix format" grep -qE '^Iter   0 \( *-?[0-9]+\.[0-9]{3}us\): hits ' "$OUT"
+check "Summary is the last line" bash -c "tail -n1 $OUT | grep -q '^Summary: hits'"
+hits=$(scrape_hits "$OUT")
+check "run_common.sh hits scraper parses the Summary ($hits)" \
+	bash -c "[[ '$hits' =~ ^[0-9]+\.[0-9]+\ ±\ [0-9]+\.[0-9]+M/s$ ]]"
+total=$(scrape_total "$OUT")
+check "run_common.sh total scraper parses the Summary ($total)" \
+	bash -c "[[ '$total' =~ ^[0-9]+\.[0-9]+\ ±\ [0-9]+\.[0-9]+M/s$ ]]"
+
+expect_rc 0 "count-global -p2" "${FAST[@]}" -p2 count-global --format json
+jq_check "count-global counts operations" "$OUT" '.results[0].summary.throughput.mean > 1e6'
+
+expect_rc 0 "bpf-noop" "${FAST[@]}" -a bpf-noop
+ops=$(scrape_ops "$OUT")
+lat=$(scrape_latency "$OUT")
+check "ops scraper parses bpf-noop ($ops)" bash -c "[[ '$ops' =~ ^[0-9]+\.[0-9]+\ ±\ [0-9]+\.[0-9]+\ M\ ops/s$ ]]"
+check "latency scraper parses bpf-noop ($lat)" bash -c "[[ '$lat' =~ ^[0-9]+\.[0-9]+\ ns/op$ ]]"
+check "bpf-noop prints the in-kernel latency line" grep -q "^Latency: in-kernel" "$OUT"
+
+expect_rc 0 "bpf-noop json" "${FAST[@]}" -a bpf-noop --format json
+jq_check "bpf-noop runs in the kernel loop" "$OUT" '.results[0].runner == "kernel-loop"'
+# Sanity, not speed: an empty op costs more than 0 and far less than a syscall.
+jq_check "bpf-noop latency is sane (0.1..50 ns)" "$OUT" \
+	'.results[0].summary.latency_kernel.mean > 0.1 and .results[0].summary.latency_kernel.mean < 50'
+jq_check "loop overhead is measured" "$OUT" '.results[0].loop_overhead_ns > 0'
+jq_check "the reference loop ran" "$OUT" '.results[0].summary.latency_reference.mean > 0'
+jq_check "in-kernel time never exceeds wall time" "$OUT" \
+	'[.results[0].samples[] | .kernel_ns <= .elapsed_ns] | all'
+
+expect_rc 0 "bpf-noop --net" "${FAST[@]}" -a bpf-noop --net --format json
+jq_check "--net reports the net latency" "$OUT" \
+	'.results[0].config.net and (.results[0].summary.latency_kernel_net.mean < .results[0].summary.latency_kernel.mean)'
+
+expect_rc 0 "bpf-loop" "${FAST[@]}" -a bpf-loop --nr_loops 100 --format json
+jq_check "bpf-loop counts callback iterations" "$OUT" \
+	'.results[0].summary.totals.ops == .results[0].extra.helper_calls * 100 or .results[0].extra.helper_calls > 0'
+jq_check "bpf-loop has no warning" "$OUT" '.results[0].warnings | length == 0'
+
+# -p2 -a count-local scales (each producer on its own CPU); generous margin.
+if [ "$(nproc)" -ge 2 ]; then
+	run -w0 -d3 --interval_ms 200 -p1 -a count-local --format json
+	one=$(jq '.results[0].summary.throughput.mean' "$OUT")
+	run -w0 -d3 --interval_ms 200 -p2 -a count-local --format json
+	two=$(jq '.results[0].summary.throughput.mean' "$OUT")
+	check "count-local -p2 -a scales over -p1 ($two vs $one)" \
+		bash -c "awk 'BEGIN { exit !($two > 1.25 * $one) }'"
+	jq_check "per-producer results for -p2" "$OUT" '.results[0].producers | length == 2'
+	jq_check "producers pinned to distinct CPUs" "$OUT" \
+		'.results[0].config.producer_cpus | unique | length == 2'
+fi
+
+# More producers than CPUs: a warning and a flag.
+np=$(( $(nproc) + 1 ))
+expect_rc 0 "oversubscribed" "${FAST[@]}" -p "$np" count-local --format json
+jq_check "oversubscribed flag" "$OUT" '.results[0].config.oversubscribed == true'
+check "oversubscription warning" grep -q "producers on .* online CPUs" "$ERR"
+
+finish

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "cli.h"
+#include "log.h"
+#include "registry.h"
+#include "runner.h"
+
+#define ARGV(...) ((char *[]){ "mapbench", __VA_ARGS__, NULL })
+#define ARGC(...) ((int)(sizeof((char *[]){ "mapbench", __VA_ARGS__ }) / sizeof(char *)))
+#define PARSE(cli, ...) mb_cli_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), cli)
+
+static int setup(void **state)
+{
+	(void)state;
+	/* Silence the one-line errors the failing cases print. */
+	mb_log_init(true, false, stdout);
+	mb_log_set_error_stream(fopen("/dev/null", "w"));
+	return 0;
+}
+
+static void test_kernel_style(void **state)
+{
+	struct mb_cli cli;
+
+	(void)state;
+	assert_int_equal(PARSE(&cli, "-w1", "-d5", "-p16", "-c8", "-a", "count-local"), 0);
+	assert_int_equal(cli.env.warmup, 1);
+	assert_int_equal(cli.env.duration, 5);
+	assert_int_equal(cli.env.producers, 16);
+	assert_int_equal(cli.env.consumers, 8);
+	assert_true(cli.env.affinity);
+	assert_int_equal(cli.nr_names, 1);
+	assert_string_equal(cli.names[0], "count-local");
+	assert_true(mb_cli_given(&cli, "duration"));
+	assert_false(mb_cli_given(&cli, "format"));
+	mb_cli_free(&cli);
+
+	assert_int_equal(PARSE(&cli, "-aqv", "-d", "3", "--producers=2", "--warm-up"), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "-aqv", "-d", "3", "--producers=2", "count-global",
+			       "count-local"), 0);
+	assert_true(cli.env.affinity && cli.env.quiet && cli.env.verbose);
+	assert_int_equal(cli.env.duration, 3);
+	assert_int_equal(cli.env.producers, 2);
+	assert_int_equal(cli.nr_names, 2);
+	mb_cli_free(&cli);
+}
+
+static void test_cpusets(void **state)
+{
+	struct mb_cli cli;
+
+	(void)state;
+	assert_int_equal(PARSE(&cli, "--prod-affinity", "0-1", "--cons_affinity=1"), 0);
+	assert_int_equal(cli.env.prod_cpus.count, 2);
+	assert_int_equal(cli.env.cons_cpus.count, 1);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "--prod-affinity", "-1"), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "--prod-affinity", "2-1"), -EINVAL);
+	mb_cli_free(&cli);
+}
+
+static void test_bad_input(void **state)
+{
+	struct mb_cli cli;
+
+	(void)state;
+	assert_int_equal(PARSE(&cli, "-d", "0"), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "-d", "5x"), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "-p", "-1"), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "-p", "0"), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "-d"), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "-x"), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "--no-such-option"), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "--affinity=1"), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "--format", "xml"), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "--nr_loops"), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "-w", "0"), 0);
+	mb_cli_free(&cli);
+}
+
+static void test_bench_options(void **state)
+{
+	struct mb_cli cli;
+	struct mb_run run;
+	const uint32_t *nr_loops;
+
+	(void)state;
+	assert_int_equal(PARSE(&cli, "bpf-loop", "--nr-loops", "100"), 0);
+	assert_int_equal(cli.nr_items, 1);
+	mb_cpuset_online(&cli.env.online);
+	assert_int_equal(mb_run_init(&run, mb_bench_find("bpf-loop"), &cli.env), 0);
+	assert_int_equal(mb_cli_apply(&cli, &run), 0);
+	nr_loops = run.args;
+	assert_int_equal(*nr_loops, 100);
+	assert_true(mb_run_opt_given(&run, "nr_loops"));
+	assert_int_equal(mb_cli_check_unused(&cli, &run, 1), 0);
+	mb_run_free(&run);
+
+	/* An option no selected bench has is an error. */
+	assert_int_equal(mb_run_init(&run, mb_bench_find("count-local"), &cli.env), 0);
+	cli.items[0].used = false;
+	assert_int_equal(mb_cli_apply(&cli, &run), 0);
+	assert_int_equal(mb_cli_check_unused(&cli, &run, 1), -EINVAL);
+	mb_run_free(&run);
+	mb_cli_free(&cli);
+
+	/* Out of range for the bench: reported in pass 2. */
+	assert_int_equal(PARSE(&cli, "bpf-loop", "--nr_loops=0"), 0);
+	assert_int_equal(mb_run_init(&run, mb_bench_find("bpf-loop"), &cli.env), 0);
+	assert_int_equal(mb_cli_apply(&cli, &run), -EINVAL);
+	mb_run_free(&run);
+	mb_cli_free(&cli);
+}
+
+static void test_validate(void **state)
+{
+	struct mb_cli cli;
+	struct mb_run run;
+
+	(void)state;
+	/* Consumers are refused by benches that have none. */
+	assert_int_equal(PARSE(&cli, "-c", "1", "count-local"), 0);
+	mb_cpuset_online(&cli.env.online);
+	assert_int_equal(mb_run_init(&run, mb_bench_find("count-local"), &cli.env), 0);
+	assert_int_equal(mb_run_validate(&run), -EINVAL);
+	mb_run_free(&run);
+	mb_cli_free(&cli);
+
+	/* A CPU set smaller than the producer count. */
+	assert_int_equal(PARSE(&cli, "-p", "2", "--prod-affinity", "0", "count-local"), 0);
+	mb_cpuset_online(&cli.env.online);
+	assert_int_equal(mb_run_init(&run, mb_bench_find("count-local"), &cli.env), 0);
+	assert_int_equal(mb_run_validate(&run), -EINVAL);
+	mb_run_free(&run);
+	mb_cli_free(&cli);
+
+	/* CPUs that are not online. */
+	assert_int_equal(PARSE(&cli, "--prod-affinity", "4095", "count-local"), 0);
+	mb_cpuset_online(&cli.env.online);
+	assert_int_equal(mb_run_init(&run, mb_bench_find("count-local"), &cli.env), 0);
+	assert_int_equal(mb_run_validate(&run), -EINVAL);
+	mb_run_free(&run);
+	mb_cli_free(&cli);
+
+	/* -a wraps around the online CPUs. */
+	assert_int_equal(PARSE(&cli, "-a", "-p", "3", "count-local"), 0);
+	mb_cpuset_online(&cli.env.online);
+	assert_int_equal(mb_run_init(&run, mb_bench_find("count-local"), &cli.env), 0);
+	assert_int_equal(mb_run_validate(&run), 0);
+	assert_int_equal(run.prod[0].cpu, mb_cpuset_next(&cli.env.online, 0));
+	if (cli.env.online.count == 1)
+		assert_int_equal(run.prod[1].cpu, run.prod[0].cpu);
+	else
+		assert_int_not_equal(run.prod[1].cpu, run.prod[0].cpu);
+	mb_run_free(&run);
+	mb_cli_free(&cli);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kernel_style),
+		cmocka_unit_test(test_cpusets),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_bench_options),
+		cmocka_unit_test(test_validate),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <unistd.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <linux/bpf.h>
+
+#include "maps.h"
+
+static void test_types(void **state)
+{
+	char names[512];
+
+	(void)state;
+	assert_int_equal(mb_map_type_by_name("lru_percpu_hash")->type, BPF_MAP_TYPE_LRU_PERCPU_HASH);
+	assert_true(mb_map_type_by_name("percpu_array")->percpu);
+	assert_true(mb_map_type_by_name("array")->array);
+	assert_true(mb_map_type_by_name("hash_of_maps")->map_in_map);
+	assert_null(mb_map_type_by_name("tree"));
+	assert_string_equal(mb_map_type_by_type(BPF_MAP_TYPE_LPM_TRIE)->name, "lpm_trie");
+	mb_map_type_names(names, sizeof(names));
+	assert_non_null(strstr(names, "hash, percpu_hash, lru_hash"));
+}
+
+static void expect_flags(const char *s, uint32_t want, const char *fmt)
+{
+	const char *why;
+	uint32_t v = 0;
+	char buf[128];
+
+	assert_int_equal(mb_map_flags_parse(s, &v, &why), 0);
+	assert_int_equal(v, want);
+	mb_map_flags_format(v, buf, sizeof(buf));
+	assert_string_equal(buf, fmt);
+}
+
+static void test_flags(void **state)
+{
+	const char *why;
+	uint32_t v;
+
+	(void)state;
+	expect_flags("0", 0, "0");
+	expect_flags("0x40", BPF_F_ZERO_SEED, "zero_seed");
+	expect_flags("1", BPF_F_NO_PREALLOC, "no_prealloc");
+	expect_flags("no_prealloc|zero_seed", BPF_F_NO_PREALLOC | BPF_F_ZERO_SEED,
+		     "no_prealloc|zero_seed");
+	expect_flags("no_common_lru,zero_seed", BPF_F_NO_COMMON_LRU | BPF_F_ZERO_SEED,
+		     "no_common_lru|zero_seed");
+	expect_flags("0x80000000", 0x80000000u, "0x80000000");
+	assert_int_equal(mb_map_flags_parse("prealloc", &v, &why), -EINVAL);
+	assert_int_equal(mb_map_flags_parse("no_prealloc|", &v, &why), -EINVAL);
+	assert_int_equal(mb_map_flags_parse("|no_prealloc", &v, &why), -EINVAL);
+	assert_int_equal(mb_map_flags_parse("0x100000000", &v, &why), -EINVAL);
+	assert_int_equal(mb_map_flags_parse("", &v, &why), -EINVAL);
+}
+
+static void test_memlock_bad_fd(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_true(mb_map_memlock(-1, &v) < 0);
+	/* stdin is not a map: no memlock line. */
+	assert_int_equal(mb_map_memlock(0, &v), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_types),
+		cmocka_unit_test(test_flags),
+		cmocka_unit_test(test_memlock_bad_fd),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/* Summary statistics, noise flags and the document writers, on a synthetic run. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "json.h"
+#include "log.h"
+#include "output.h"
+#include "registry.h"
+#include "report.h"
+#include "runner.h"
+#include "summary.h"
+
+#define NS 6	/* 1 warm-up + 5 measured */
+
+static struct mb_env env;
+
+static void make_run(struct mb_run *run, int nr_producers)
+{
+	char msg[128];
+
+	memset(&env, 0, sizeof(env));
+	mb_opts_set_defaults(mb_global_opts, &env, msg, sizeof(msg));
+	env.warmup = 1;
+	env.duration = NS - 1;
+	env.producers = (uint32_t)nr_producers;
+	mb_cpuset_online(&env.online);
+	assert_int_equal(mb_run_init(run, mb_bench_find("bpf-noop"), &env), 0);
+	assert_int_equal(mb_run_validate(run), 0);
+	run->max_samples = NS;
+	run->samples = calloc(NS, sizeof(*run->samples));
+	for (int i = 0; i < NS; i++) {
+		struct mb_sample *s = &run->samples[i];
+
+		s->prod = calloc((size_t)nr_producers, sizeof(struct mb_counters));
+		s->elapsed_ns = 1000000000;
+		s->warmup = i == 0;
+		for (int p = 0; p < nr_producers; p++) {
+			s->prod[p].ops = 100000000 + (uint64_t)i * 1000;
+			s->prod[p].kernel_ns = 990000000;
+			s->prod[p].hits = s->prod[p].ops;
+			s->prod[p].ref_ops = 10000;
+			s->prod[p].ref_ns = 15000;
+			s->total.ops += s->prod[p].ops;
+			s->total.hits += s->prod[p].hits;
+			s->total.kernel_ns += s->prod[p].kernel_ns;
+			s->total.ref_ops += s->prod[p].ref_ops;
+			s->total.ref_ns += s->prod[p].ref_ns;
+		}
+		for (int m = 0; m < MB_MAX_METRICS; m++)
+			s->metric[m] = NAN;
+	}
+	run->nr_samples = NS;
+	run->loop_overhead_ns = 1.5;
+}
+
+static void test_summary(void **state)
+{
+	struct mb_run run;
+	struct mb_summary *sum;
+
+	(void)state;
+	make_run(&run, 2);
+	sum = mb_summarize(&run);
+	assert_non_null(sum);
+	assert_int_equal(sum->n, NS - 1);
+	/* Two producers, 1e8 ops each per second (+ i * 1000), warm-up excluded. */
+	assert_float_equal(sum->throughput.mean, 2 * (1e8 + 3000), 1e-3);
+	assert_float_equal(sum->prod_throughput.mean, 1e8 + 3000, 1e-3);
+	assert_float_equal(sum->latency_kernel.mean, 9.9, 0.001);
+	assert_float_equal(sum->latency_ref.mean, 1.5, 1e-9);
+	assert_float_equal(sum->prod_tput[1].mean, 1e8 + 3000, 1e-3);
+	assert_true(sum->has_kernel && sum->has_ref);
+	assert_int_equal(sum->nr_flagged, 0);
+	assert_true(sum->sum.ops == 2 * (5 * 100000000ULL + 15000));
+	free(sum);
+	mb_run_free(&run);
+}
+
+static void test_noise_flags(void **state)
+{
+	struct mb_run run;
+	struct mb_summary *sum;
+
+	(void)state;
+	make_run(&run, 1);
+	/* Sample 2 lost its CPU: wall time far above in-kernel time. */
+	run.samples[2].elapsed_ns = 1300000000;
+	/* Sample 3: the reference loop got 20 % slower (a noisy neighbour). */
+	run.samples[3].total.ref_ns = 18000;
+	/* Sample 4: in-kernel latency jumps 40 %. */
+	run.samples[4].total.kernel_ns = 1400000000;
+	sum = mb_summarize(&run);
+	assert_true(run.samples[2].flags & MB_SAMPLE_PREEMPTED);
+	assert_true(run.samples[3].flags & MB_SAMPLE_REF_DRIFT);
+	assert_true(run.samples[4].flags & MB_SAMPLE_OUTLIER);
+	assert_false(run.samples[1].flags);
+	assert_false(run.samples[5].flags);
+	assert_int_equal(sum->nr_flagged, 3);
+	free(sum);
+	mb_run_free(&run);
+}
+
+static void test_zero_ops(void **state)
+{
+	struct mb_run run;
+	struct mb_summary *sum;
+
+	(void)state;
+	make_run(&run, 1);
+	for (int i = 0; i < NS; i++) {
+		memset(&run.samples[i].total, 0, sizeof(run.samples[i].total));
+		memset(run.samples[i].prod, 0, sizeof(struct mb_counters));
+	}
+	sum = mb_summarize(&run);
+	assert_non_null(sum);
+	/* No division by zero: latencies are simply absent. */
+	assert_int_equal(sum->latency_kernel.n, 0);
+	assert_float_equal(sum->throughput.mean, 0, 0);
+	free(sum);
+	mb_run_free(&run);
+}
+
+static void test_document(void **state)
+{
+	struct mb_run run;
+	struct mb_json *doc, *res, *back;
+	char *buf = NULL, err[128];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	make_run(&run, 1);
+	run.summary = mb_summarize(&run);
+	doc = mb_report_document(&env, &run, 1);
+	assert_float_equal(mb_json_num(mb_json_get(doc, "schema_version"), 0), MB_SCHEMA_VERSION, 0);
+	res = mb_json_at(mb_json_get(doc, "results"), 0);
+	assert_string_equal(mb_json_str(mb_json_get(res, "bench"), ""), "bpf-noop");
+	assert_int_equal(mb_json_len(mb_json_get(res, "samples")), NS);
+	assert_float_equal(mb_json_num(mb_json_get(mb_json_get(mb_json_get(res, "summary"),
+							       "latency_kernel_net"), "mean"), 0),
+			   9.9 - 1.5, 0.001);
+	/* Written JSON parses back. */
+	f = open_memstream(&buf, &len);
+	mb_json_write(f, doc, 2);
+	fclose(f);
+	back = mb_json_parse(buf, len, err, sizeof(err));
+	assert_non_null(back);
+	mb_json_free(back);
+	free(buf);
+	/* CSV: a header, one row per sample, one per summary metric, all with the same columns. */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(mb_report_csv(f, doc), 0);
+	fclose(f);
+	{
+		int lines = 0, samples = 0, cols = -1;
+
+		for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+			int c = 1;
+
+			for (char *p = line; *p; p++)
+				c += *p == ',';
+			if (cols < 0)
+				cols = c;
+			assert_int_equal(c, cols);
+			samples += strstr(line, ",sample,") != NULL;
+			lines++;
+		}
+		assert_int_equal(samples, NS);
+		assert_true(lines > NS + 5);
+	}
+	free(buf);
+	mb_json_free(doc);
+	mb_run_free(&run);
+}
+
+static int write_hello(FILE *f, void *ctx)
+{
+	fputs(ctx, f);
+	return 0;
+}
+
+static int write_fail(FILE *f, void *ctx)
+{
+	(void)ctx;
+	fputs("partial", f);
+	return -EIO;
+}
+
+static void test_atomic_write(void **state)
+{
+	char dir[] = "/tmp/mb-out-XXXXXX", path[256], buf[64] = "", err[256];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	assert_int_equal(mb_write_atomic(path, write_hello, "hello", err, sizeof(err)), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "hello");
+	/* A failed write leaves the old file untouched and no temporary file. */
+	assert_int_equal(mb_write_atomic(path, write_fail, NULL, err, sizeof(err)), -EIO);
+	f = fopen(path, "r");
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "hello");
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);	/* empty: nothing left behind */
+	assert_int_equal(mb_write_atomic("/nonexistent/dir/x.json", write_hello, "x", err,
+					 sizeof(err)), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_noise_flags),
+		cmocka_unit_test(test_zero_ops),
+		cmocka_unit_test(test_document),
+		cmocka_unit_test(test_atomic_write),
+	};
+
+	mb_log_init(true, false, stdout);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "stats.h"
+
+static void test_basic(void **state)
+{
+	const double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	struct mb_stats st;
+
+	(void)state;
+	assert_int_equal(mb_stats_compute(v, 8, &st), 0);
+	assert_int_equal(st.n, 8);
+	assert_float_equal(st.mean, 5.0, 1e-12);
+	/* Sample stddev (n - 1): sqrt(32 / 7). */
+	assert_float_equal(st.stddev, sqrt(32.0 / 7.0), 1e-12);
+	assert_float_equal(st.median, 4.5, 1e-12);
+	assert_float_equal(st.min, 2, 0);
+	assert_float_equal(st.max, 9, 0);
+	assert_float_equal(st.cv, sqrt(32.0 / 7.0) / 5.0, 1e-12);
+	/* |v - 4.5| = 2.5 .5 .5 .5 .5 .5 2.5 4.5 -> median 0.5 */
+	assert_float_equal(st.mad, 0.5, 1e-12);
+}
+
+static void test_single_and_empty(void **state)
+{
+	const double one = 3.5, nan_only = NAN;
+	struct mb_stats st;
+
+	(void)state;
+	assert_int_equal(mb_stats_compute(&one, 1, &st), 0);
+	assert_float_equal(st.stddev, 0, 0);
+	assert_float_equal(st.median, 3.5, 0);
+	assert_float_equal(st.cv, 0, 0);
+	assert_int_equal(mb_stats_compute(&nan_only, 1, &st), -EINVAL);
+	assert_int_equal(mb_stats_compute(NULL, 0, &st), -EINVAL);
+}
+
+static void test_nan_skipped(void **state)
+{
+	const double v[] = { 1, NAN, 3 };
+	struct mb_stats st;
+
+	(void)state;
+	assert_int_equal(mb_stats_compute(v, 3, &st), 0);
+	assert_int_equal(st.n, 2);
+	assert_float_equal(st.mean, 2, 1e-12);
+}
+
+static void test_percentiles(void **state)
+{
+	const double v[] = { 10, 20, 30, 40, 50 };
+
+	(void)state;
+	assert_float_equal(mb_percentile_sorted(v, 5, 0), 10, 0);
+	assert_float_equal(mb_percentile_sorted(v, 5, 100), 50, 0);
+	assert_float_equal(mb_percentile_sorted(v, 5, 50), 30, 1e-12);
+	/* rank 0.95 * 4 = 3.8 -> 40 + 0.8 * 10 */
+	assert_float_equal(mb_percentile_sorted(v, 5, 95), 48, 1e-12);
+	assert_float_equal(mb_percentile_sorted(v, 5, 5), 12, 1e-12);
+}
+
+static void test_outlier(void **state)
+{
+	const double v[] = { 100, 101, 99, 100, 130 };
+	const double same[] = { 5, 5, 5, 5 };
+	struct mb_stats st;
+
+	(void)state;
+	mb_stats_compute(v, 5, &st);
+	assert_true(mb_is_outlier(130, &st, 3, 0.02));
+	assert_false(mb_is_outlier(101, &st, 3, 0.02));
+	/* 3 MADs away but within 2 % of the median: not flagged. */
+	assert_false(mb_is_outlier(101.5, &st, 3, 0.02));
+	assert_true(mb_is_outlier(101.5, &st, 0.5, 0.0));
+	mb_stats_compute(same, 4, &st);
+	assert_false(mb_is_outlier(6, &st, 3, 0.02));
+}
+
+static void test_large_values(void **state)
+{
+	/* Rates near 1e9 with small differences keep their precision. */
+	const double v[] = { 1e9 + 1, 1e9 + 2, 1e9 + 3 };
+	struct mb_stats st;
+
+	(void)state;
+	mb_stats_compute(v, 3, &st);
+	assert_float_equal(st.stddev, 1.0, 1e-6);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_basic),
+		cmocka_unit_test(test_single_and_empty),
+		cmocka_unit_test(test_nan_skipped),
+		cmocka_unit_test(test_percentiles),
+		cmocka_unit_test(test_outlier),
+		cmocka_unit_test(test_large_values),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
