@@ -10,17 +10,50 @@ extern const struct mb_bench mb_bench_count_local;
 extern const struct mb_bench mb_bench_bpf_noop;
 extern const struct mb_bench mb_bench_bpf_loop;
 
+/* hash family (src/benchs/hash.c) */
+
+/* memory family (src/benchs/htab_mem.c, map_mem.c) */
+
+/* lpm family (src/benchs/lpm_trie.c) */
+
+/* bloom family (src/benchs/bloom.c) */
+
+/* lru family (src/benchs/lru_dist.c) */
+
+
 const struct mb_bench *const mb_benches[] = {
 	&mb_bench_count_global,
 	&mb_bench_count_local,
 	&mb_bench_bpf_noop,
 	&mb_bench_bpf_loop,
+
+	/* hash */
+
+	/* memory */
+
+	/* lpm */
+
+	/* bloom */
+
+	/* lru */
+
 	NULL,
 };
 
 const struct mb_suite_entry mb_default_suite[] = {
 	{ .bench = "count-local" },
 	{ .bench = "bpf-noop" },
+
+	/* hash */
+
+	/* memory */
+
+	/* lpm */
+
+	/* bloom */
+
+	/* lru */
+
 	{ .bench = NULL },
 };
 
