@@ -19,7 +19,10 @@ PKG_CONFIG	?= pkg-config
 STATIC		?= 0
 SAN		?= 0
 
-ifeq ($(SAN),1)
+ifeq ($(FUZZ),1)
+OUTPUT		?= build-fuzz
+CC		:= clang
+else ifeq ($(SAN),1)
 OUTPUT		?= build-san
 else
 OUTPUT		?= build
@@ -68,9 +71,13 @@ ifeq ($(SAN),1)
 override CFLAGS	+= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 override LDFLAGS += -fsanitize=address,undefined
 endif
+ifeq ($(FUZZ),1)
+override CFLAGS	+= -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+override LDFLAGS += -fsanitize=address,undefined
+endif
 
 .DEFAULT_GOAL	:= all
-.PHONY: all run test unit e2e deps install uninstall clean check-style
+.PHONY: all run test unit e2e deps install uninstall clean fuzz fuzz-smoke fuzz-run
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -131,10 +138,46 @@ unit: $(UNIT_BINS)
 e2e: $(BIN)
 	$(Q)MAPBENCH=$(abspath $(BIN)) ./tests/run-e2e.sh
 
-# make test: everything, then everything again under ASan/UBSan.
+# ---- fuzzing (libFuzzer, clang): every parser of outside input ----
+
+FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(FUZZ_SRCS))
+FUZZ_SECONDS	?= 60
+
+$(OUTPUT)/fuzz/%: tests/fuzz/%.c $(LIB) | $(OUTPUT)/fuzz
+	$(call msg,FUZZ-CC,$@)
+	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer $< $(LIB) $(LDLIBS) -o $@
+
+$(OUTPUT)/fuzz:
+	$(Q)mkdir -p $@
+
+# Each target runs FUZZ_SECONDS from the corpus in tests/fuzz/corpus/<name> (new inputs go
+# to $(OUTPUT)/corpus, crashes to $(OUTPUT)/crashes); the executions are printed.
+fuzz-run: $(FUZZ_BINS)
+	$(Q)mkdir -p $(OUTPUT)/crashes
+	$(Q)for f in $(FUZZ_BINS); do \
+		n=$$(basename $$f); c=$${n#fuzz_}; mkdir -p $(OUTPUT)/corpus/$$c; \
+		if ! $$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+			-print_final_stats=1 -artifact_prefix=$(OUTPUT)/crashes/$$n- \
+			$(OUTPUT)/corpus/$$c tests/fuzz/corpus/$$c >$(OUTPUT)/$$n.log 2>&1; then \
+			tail -n 30 $(OUTPUT)/$$n.log; echo "  FUZZ     $$n: FAILED (see $(OUTPUT)/crashes)"; \
+			exit 1; \
+		fi; \
+		echo "  FUZZ     $$n: $$(sed -n 's/^stat::number_of_executed_units: *//p' \
+			$(OUTPUT)/$$n.log) runs in $(FUZZ_SECONDS) s, no finding"; \
+	done
+
+fuzz:
+	$(Q)$(MAKE) --no-print-directory FUZZ=1 fuzz-run
+
+fuzz-smoke:
+	$(Q)$(MAKE) --no-print-directory FUZZ=1 FUZZ_SECONDS=5 fuzz-run
+
+# make test: everything, then everything again under ASan/UBSan, then a short fuzz run.
 test: deps
 	$(Q)$(MAKE) --no-print-directory all unit e2e
 	$(Q)$(MAKE) --no-print-directory SAN=1 all unit e2e
+	$(Q)$(MAKE) --no-print-directory fuzz-smoke
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
@@ -148,7 +191,7 @@ uninstall:
 	$(Q)rm -f $(DESTDIR)$(PREFIX)/bin/mapbench
 
 clean:
-	$(call msg,CLEAN,build build-san)
-	$(Q)rm -rf build build-san
+	$(call msg,CLEAN,build build-san build-fuzz)
+	$(Q)rm -rf build build-san build-fuzz
 
 -include $(wildcard $(OUTPUT)/obj/*.d $(OUTPUT)/obj/benchs/*.d)
