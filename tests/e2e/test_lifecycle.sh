@@ -32,6 +32,18 @@ check "SIGTERM exits 130 (got $rc)" [ "$rc" -eq 130 ]
 jq_check "first bench complete, second interrupted" "$TMP/term.json" \
 	'.results[0].status == "ok" and (.results | length) == 2 and .results[1].status == "interrupted"'
 
+# SIGKILL while the document is being produced: no partial file, no temporary file.
+for delay in 0.3 0.6; do
+	"$MB" -w0 -d3 --interval_ms 100 count-local bpf-noop -o "$TMP/kill.json" >/dev/null 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	check "SIGKILL after ${delay}s leaves no partial output" [ ! -e "$TMP/kill.json" ]
+	check "SIGKILL after ${delay}s leaves no temporary file" \
+		bash -c "! ls $TMP | grep -q 'kill.json.tmp'"
+done
+
 # Without privileges: the BPF bench is skipped with a clear reason, exit 77; user-space still runs.
 if command -v setpriv >/dev/null; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
