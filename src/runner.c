@@ -26,7 +26,8 @@ static void on_signal(int sig)
 
 void mb_signals_install(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	/* A second SIGINT/SIGTERM kills at once (SA_RESETHAND): an escape if teardown hangs. */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
 
 	/* No SA_RESTART: the sampler's sleep must return early with EINTR. */
 	sigemptyset(&sa.sa_mask);
