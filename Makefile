@@ -77,7 +77,7 @@ override LDFLAGS += -fsanitize=address,undefined
 endif
 
 .DEFAULT_GOAL	:= all
-.PHONY: all run test unit e2e deps install uninstall clean fuzz fuzz-smoke fuzz-run
+.PHONY: all run test unit e2e deps install uninstall clean fuzz fuzz-smoke fuzz-run soak valgrind
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -178,6 +178,15 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory all unit e2e
 	$(Q)$(MAKE) --no-print-directory SAN=1 all unit e2e
 	$(Q)$(MAKE) --no-print-directory fuzz-smoke
+
+# Long-run check, not part of make test: SOAK_SECONDS (1800) of every bench, nothing grows.
+SOAK_SECONDS	?= 1800
+soak: $(BIN)
+	$(Q)MAPBENCH=$(abspath $(BIN)) ./scripts/soak.sh $(SOAK_SECONDS)
+
+# Every bench under valgrind memcheck, not part of make test (slow).
+valgrind: $(BIN)
+	$(Q)MAPBENCH=$(abspath $(BIN)) ./scripts/valgrind.sh
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -104,30 +104,7 @@ scrape_latency() { grep Summary "$1" | tail -n1 | sed -E 's/.*latency\s+([0-9]+\
 scrape_total() { grep Summary "$1" | tail -n1 | sed -E 's/.*total operations\s+([0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+M\/s).*/\1/'; }
 scrape_percentage() { grep Summary "$1" | tail -n1 | sed -E 's/.*Percentage\s=\s+([0-9]+\.[0-9]+).*/\1/'; }
 
-# IDs of BPF programs and maps some process holds an fd of (what bpftool's pid view shows,
-# without needing its iterator program).
-held_bpf_ids() {
-	local pid=${1:-[0-9]*}
-	grep -hsE '^(prog_id|map_id):' /proc/$pid/fdinfo/* 2>/dev/null | awk '{ print $1 $2 }' | sort -u
-}
-
-# BPF programs and maps named mb_* that no process holds and no held program uses: left behind.
-leftover_bpf() {
-	local held progs maps
-	held=$(held_bpf_ids | jq -R . | jq -s .)
-	progs=$(bpftool -j prog show 2>/dev/null | jq --argjson h "$held" \
-		'[.[] | select((.name // "") | startswith("mb_")) | select(("prog_id:" + (.id | tostring)) as $k | $h | index($k) | not)]')
-	# Maps of held programs are alive through them.
-	maps=$(bpftool -j map show 2>/dev/null | jq --argjson h "$held" \
-		--argjson used "$(bpftool -j prog show 2>/dev/null | jq '[.[] | .map_ids // [] | .[]]')" \
-		'[.[] | select((.name // "") | startswith("mb_")) | select(("map_id:" + (.id | tostring)) as $k | $h | index($k) | not) | select(.id as $i | $used | index($i) | not)]')
-	echo $(( $(echo "$progs" | jq length) + $(echo "$maps" | jq length) ))
-}
-
-# Number of BPF programs process $1 holds.
-bpf_held_by() {
-	held_bpf_ids "$1" | grep -c '^prog_id:'
-}
+. "$ROOT/scripts/bpf-objects.sh"
 
 finish() {
 	if [ "$failures" -eq 0 ]; then

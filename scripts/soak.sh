@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# Soak test: run every bench again and again for SECONDS (default 1800) and check that
+# nothing grows: the mapbench process's RSS across rounds within one process, and the BPF
+# programs, maps and mapbench cgroups left on the system after each process.
+#
+#   scripts/soak.sh [SECONDS]        MAPBENCH=path/to/mapbench (default build/mapbench)
+set -u
+cd "$(dirname "$0")/.." || exit 1
+MB=${MAPBENCH:-build/mapbench}
+SECONDS_WANTED=${1:-1800}
+ROUNDS_PER_PROCESS=${SOAK_ROUNDS:-5}
+QUICK=(-w0 -d1 --interval_ms 100)
+
+# Benches whose defaults are slow for a soak get smaller settings here.
+bench_args() {
+	case "$1" in
+	*) ;;
+	esac
+}
+
+. scripts/bpf-objects.sh
+
+mapfile -t benches < <("$MB" --list | sed -n 's/^- \([^ ]*\).*/\1/p')
+[ ${#benches[@]} -gt 0 ] || { echo "soak: no bench listed by $MB" >&2; exit 1; }
+# One process runs every bench ROUNDS_PER_PROCESS times; its RSS is sampled meanwhile.
+args=()
+for ((r = 0; r < ROUNDS_PER_PROCESS; r++)); do
+	for b in "${benches[@]}"; do
+		# shellcheck disable=SC2207
+		args+=("$b" $(bench_args "$b"))
+	done
+done
+
+base_objects=$(leftover_bpf)
+base_cgroups=$(mapbench_cgroups)
+start=$(date +%s)
+proc=0
+fail=0
+first_peak=0
+echo "soak: ${#benches[@]} benches x $ROUNDS_PER_PROCESS per process, for $SECONDS_WANTED s"
+while [ $(( $(date +%s) - start )) -lt "$SECONDS_WANTED" ]; do
+	proc=$((proc + 1))
+	"$MB" -q "${QUICK[@]}" "${args[@]}" --format json -o /tmp/soak.$$.json >/dev/null 2>/tmp/soak.$$.err &
+	pid=$!
+	peak=0
+	rss_first=0
+	while kill -0 $pid 2>/dev/null; do
+		rss=$(awk '/^VmRSS:/ { print $2 }' /proc/$pid/status 2>/dev/null)
+		[ -n "$rss" ] && [ "$rss" -gt "$peak" ] && peak=$rss
+		[ "$rss_first" -eq 0 ] && [ -n "$rss" ] && rss_first=$rss
+		sleep 0.5
+	done
+	wait $pid
+	rc=$?
+	objects=$(leftover_bpf)
+	cg=$(mapbench_cgroups)
+	[ "$first_peak" -eq 0 ] && first_peak=$peak
+	printf 'soak: process %d: exit %d, peak RSS %d kB, BPF objects %d (start %d), cgroups %d (start %d)\n' \
+		"$proc" "$rc" "$peak" "$objects" "$base_objects" "$cg" "$base_cgroups"
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; then
+		echo "soak: mapbench failed:"; tail -n 5 /tmp/soak.$$.err; fail=1
+	fi
+	if [ "$objects" -gt "$base_objects" ] || [ "$cg" -gt "$base_cgroups" ]; then
+		echo "soak: BPF objects or cgroups left behind"; fail=1
+	fi
+	# Within one process every round does the same work: memory must not grow with rounds.
+	if [ "$peak" -gt $(( first_peak + first_peak / 5 + 4096 )) ]; then
+		echo "soak: peak RSS grew from $first_peak kB to $peak kB"; fail=1
+	fi
+	[ "$fail" -eq 0 ] || break
+done
+rm -f /tmp/soak.$$.json /tmp/soak.$$.err
+[ "$fail" -eq 0 ] && echo "soak: PASS after $proc processes, $(( $(date +%s) - start )) s"
+exit $fail
