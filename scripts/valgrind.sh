@@ -19,7 +19,7 @@ fail=0
 mapfile -t benches < <("$MB" --list | sed -n 's/^- \([^ ]*\).*/\1/p')
 for b in "${benches[@]}"; do
 	# shellcheck disable=SC2046
-	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	valgrind -q --suppressions=scripts/valgrind.supp --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--show-leak-kinds=definite,indirect "$MB" -q "${QUICK[@]}" "$b" $(bench_args "$b") \
 		>/dev/null 2>/tmp/valgrind.$$.log
 	rc=$?
