@@ -229,6 +229,7 @@ int mb_keys_read_file(const char *path, uint64_t **keys, size_t *nr_keys, char *
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return ret;
 	}
+	errno = 0;
 	while ((len = getline(&line, &linecap, f)) >= 0) {
 		line_no++;
 		if (len && line[len - 1] == '\n')
@@ -257,8 +258,9 @@ int mb_keys_read_file(const char *path, uint64_t **keys, size_t *nr_keys, char *
 		v[n++] = key;
 	}
 	if (ferror(f)) {
-		ret = -EIO;
-		snprintf(err, errlen, "%s: read error", path);
+		/* getline() left the reason in errno (EISDIR for a directory, EIO, ...). */
+		ret = errno ? -errno : -EIO;
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(-ret));
 		goto out;
 	}
 	if (!n) {
