@@ -19,6 +19,8 @@ extern const struct mb_bench mb_bench_bpf_loop;
 /* bloom family (src/benchs/bloom.c) */
 
 /* lru family (src/benchs/lru_dist.c) */
+extern const struct mb_bench mb_bench_lru_dist;
+extern const struct mb_bench mb_bench_lru_loss;
 
 
 const struct mb_bench *const mb_benches[] = {
@@ -36,6 +38,8 @@ const struct mb_bench *const mb_benches[] = {
 	/* bloom */
 
 	/* lru */
+	&mb_bench_lru_dist,
+	&mb_bench_lru_loss,
 
 	NULL,
 };
