@@ -356,6 +356,11 @@ static int write_text(FILE *f, void *ctx)
 		if (run->summary && run->bench->text && run->bench->text->summary) {
 			fprintf(f, "%s:\n", run->bench->name);
 			run->bench->text->summary(f, run, run->summary);
+		} else if ((run->status == MB_RUN_OK || run->status == MB_RUN_INTERRUPTED) &&
+			   run->bench->text && run->bench->text->result) {
+			fprintf(f, "%s:%s\n", run->bench->name,
+				run->status == MB_RUN_INTERRUPTED ? " interrupted" : "");
+			run->bench->text->result(f, run);
 		} else {
 			fprintf(f, "%s: %s%s%s\n", run->bench->name, status_names[run->status],
 				run->reason[0] ? ": " : "", run->reason);

@@ -17,6 +17,8 @@ struct mb_summary;
 struct mb_text_style {
 	void (*progress)(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s);
 	void (*summary)(FILE *f, const struct mb_run *run, const struct mb_summary *sum);
+	/* One-shot benches (no samples): result lines of a run, rendered from run->extra. */
+	void (*result)(FILE *f, const struct mb_run *run);
 };
 
 extern const struct mb_text_style mb_text_hits_drops;	/* hits, drops, total operations */
