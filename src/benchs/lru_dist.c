@@ -21,6 +21,7 @@
 #include "log.h"
 #include "maps.h"
 #include "probe.h"
+#include "report.h"
 #include "runner.h"
 
 #define DIST_MAX_KEYS		50000000ULL	/* trace length: 400 MB per task copy */
@@ -90,8 +91,6 @@ struct dist_state {
 	struct lru_task *tasks;
 	int nr_tasks;
 	struct lru_variant variants[2];
-	struct dist_total totals[2];
-	bool measured[2];
 	int nr_variants;
 };
 
@@ -314,7 +313,7 @@ static int run_variant(struct mb_run *run, int vi, struct mb_json *variants)
 	uint32_t max_entries = lru_map_entries(v->flags, a->lru_size, a->nr_tasks);
 	uint64_t resident[LRU_MAX_TASKS], total_resident;
 	struct mb_json *o, *tasks;
-	struct dist_total *sum = &st->totals[vi];
+	struct dist_total total = {}, *sum = &total;
 	FILE *f = mb_progress_stream();
 	struct lru_map m;
 	char flags[32];
@@ -347,7 +346,6 @@ static int run_variant(struct mb_run *run, int vi, struct mb_json *variants)
 	if (lru_verbose_text())
 		fprintf(f, "test_parallel_lru_dist (map_type:%d map_flags:0x%X):\n", v->type,
 			v->flags);
-	memset(sum, 0, sizeof(*sum));
 	for (int t = 0; t < st->nr_tasks; t++) {
 		const struct lru_task *task = &st->tasks[t];
 		struct dist_total c = {
@@ -388,7 +386,6 @@ static int run_variant(struct mb_run *run, int vi, struct mb_json *variants)
 		print_total(f, sum, max_entries);
 		fputc('\n', f);
 	}
-	st->measured[vi] = true;
 	return 0;
 }
 
@@ -416,27 +413,38 @@ static void trace_json(struct mb_run *run, const struct dist_state *st)
 	mb_json_set_num(o, "key_stride", (double)st->trace.stride);
 }
 
-static void print_summary(FILE *f, struct mb_run *run, const struct dist_state *st)
+static double num(const struct mb_json *o, const char *key)
 {
-	const struct dist_args *a = run->args;
+	return mb_json_num(mb_json_get(o, key), 0);
+}
 
-	for (int vi = 0; vi < st->nr_variants; vi++) {
-		const struct dist_total *c = &st->totals[vi];
-		int64_t extra = (int64_t)c->bpf_misses - (int64_t)c->perfect_misses;
+/* One Summary line per map, from extra: live after the run, and in a text document. */
+static void dist_result(FILE *f, const struct mb_run *run)
+{
+	const struct mb_json *extra = run->extra, *vs = mb_json_get(extra, "variants");
+	const char *access = mb_json_str(mb_json_get(extra, "access"), "?");
 
-		if (!st->measured[vi])
-			continue;
+	for (size_t i = 0; i < mb_json_len(vs); i++) {
+		const struct mb_json *v = mb_json_at(vs, i), *t = mb_json_get(v, "total");
+		const struct mb_json *kns = mb_json_get(t, "kernel_ns_per_access");
+		double acc = num(t, "accesses"), bpf = num(t, "bpf_misses");
+		double pf = num(t, "perfect_misses"), div = acc > 0 ? acc : 1;
+		bool in_kernel = mb_json_is(kns, MB_JSON_NUMBER);
+
 		/* Time per access: in-kernel for --access bpf, else the syscalls' wall time. */
-		fprintf(f, "Summary: %s %s lru_size %u tasks %d: BPF LRU misses %" PRIu64 " (%.3f %%), perfect LRU misses %" PRIu64 " (%.3f %%), extra misses %+" PRId64 " (%+.3f %% of accesses) over %" PRIu64 " accesses, %" PRIu64 " unique keys, %.1f ns/access (%s)\n",
-			lru_type_name(st->variants[vi].type),
-			lru_flags_label(st->variants[vi].flags), a->lru_size, st->nr_tasks,
-			c->bpf_misses, 100 * lru_ratio(c->bpf_misses, c->accesses),
-			c->perfect_misses, 100 * lru_ratio(c->perfect_misses, c->accesses), extra,
-			100 * (double)extra / (double)(c->accesses ? c->accesses : 1), c->accesses,
-			c->unique, lru_ratio(c->kernel_ns ? c->kernel_ns : c->wall_ns, c->accesses),
-			c->kernel_ns ? "in-kernel, bpf" : "syscall");
+		fprintf(f, "Summary: %s %s lru_size %.0f tasks %.0f: BPF LRU misses %.0f (%.3f %%), perfect LRU misses %.0f (%.3f %%), extra misses %+.0f (%+.3f %% of accesses) over %.0f accesses, %.0f unique keys, %.1f ns/access (%s%s)\n",
+			mb_json_str(mb_json_get(v, "map_type"), "?"),
+			mb_json_str(mb_json_get(v, "lru"), "?"), num(v, "capacity_per_task"),
+			num(extra, "nr_tasks"), bpf, 100 * bpf / div, pf, 100 * pf / div, bpf - pf,
+			100 * (bpf - pf) / div, acc, num(t, "unique_keys"),
+			in_kernel ? mb_json_num(kns, 0) : num(t, "ns_per_access"),
+			in_kernel ? "in-kernel, " : "", access);
 	}
 }
+
+static const struct mb_text_style dist_text = {
+	.result = dist_result,
+};
 
 static int dist_run_once(struct mb_run *run)
 {
@@ -461,7 +469,7 @@ static int dist_run_once(struct mb_run *run)
 		err = run_variant(run, vi, variants);
 	mb_json_set(extra, "variants", variants);
 	if (!err)
-		print_summary(f, run, st);
+		dist_result(f, run);
 	return err;
 }
 
@@ -472,6 +480,7 @@ const struct mb_bench mb_bench_lru_dist = {
 	.opts = dist_opts,
 	.args_size = sizeof(struct dist_args),
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,
+	.text = &dist_text,
 	.validate = dist_validate,
 	.setup = dist_setup,
 	.run_once = dist_run_once,

@@ -25,6 +25,7 @@
 #include "lru_sim.h"
 #include "maps.h"
 #include "probe.h"
+#include "report.h"
 #include "runner.h"
 
 #define LOSS0_ENTRIES		900
@@ -62,11 +63,9 @@ static const struct mb_opt loss_opts[] = {
 
 /* What one variant measured; [1] of each pair is the perfect LRU's figure. */
 struct loss_result {
-	bool measured;
 	uint32_t older[2], active[2], newer[2];		/* loss0 */
 	uint32_t loss1[2];
 	uint64_t par[2];				/* parallel, all tasks */
-	int nr_tasks;
 };
 
 struct loss_state {
@@ -409,7 +408,6 @@ static int test_parallel(struct mb_run *run, const struct lru_variant *v, struct
 	if (err || mb_interrupted())
 		goto out;
 	r->par[0] = r->par[1] = 0;
-	r->nr_tasks = nr;
 	mb_json_set_num(out, "max_entries", entries);
 	mb_json_set_num(out, "capacity_per_task", PAR_STABLE + PAR_SLACK);
 	mb_json_set_num(out, "stable_keys", PAR_STABLE);
@@ -495,10 +493,40 @@ static int run_variant(struct mb_run *run, int vi, struct mb_json *variants)
 	}
 	if (lru_verbose_text())
 		fputc('\n', f);
-	r->measured = true;
 	mb_json_append(variants, o);
 	return 0;
 }
+
+static double num(const struct mb_json *o, const char *key)
+{
+	return mb_json_num(mb_json_get(o, key), 0);
+}
+
+/* One Summary line per map, from extra: live after the run, and in a text document. */
+static void loss_result_text(FILE *f, const struct mb_run *run)
+{
+	const struct mb_json *extra = run->extra, *vs = mb_json_get(extra, "variants");
+
+	for (size_t i = 0; i < mb_json_len(vs); i++) {
+		const struct mb_json *v = mb_json_at(vs, i), *l0 = mb_json_get(v, "loss0");
+		const struct mb_json *p0 = mb_json_get(l0, "perfect"), *l1 = mb_json_get(v, "loss1");
+		const struct mb_json *par = mb_json_get(v, "parallel");
+		size_t nr = mb_json_len(mb_json_get(par, "tasks"));
+
+		fprintf(f, "Summary: %s %s: loss0 older %.0f/100 active %.0f/800 newer %.0f/100 (perfect %.0f/%.0f/%.0f), loss1 %.0f/1000 (perfect %.0f), parallel %.0f/%zu stable keys lost over %zu tasks (perfect %.0f) (%s)\n",
+			mb_json_str(mb_json_get(v, "map_type"), "?"),
+			mb_json_str(mb_json_get(v, "lru"), "?"), num(l0, "older_losses"),
+			num(l0, "active_losses"), num(l0, "newer_losses"), num(p0, "older_losses"),
+			num(p0, "active_losses"), num(p0, "newer_losses"), num(l1, "losses"),
+			num(l1, "perfect_losses"), num(par, "losses"), nr * PAR_STABLE, nr,
+			num(par, "perfect_losses"),
+			mb_json_str(mb_json_get(extra, "access"), "?"));
+	}
+}
+
+static const struct mb_text_style loss_text = {
+	.result = loss_result_text,
+};
 
 static int loss_run_once(struct mb_run *run)
 {
@@ -515,18 +543,8 @@ static int loss_run_once(struct mb_run *run)
 	for (int vi = 0; vi < st->nr_variants && !err && !mb_interrupted(); vi++)
 		err = run_variant(run, vi, variants);
 	mb_json_set(extra, "variants", variants);
-	for (int vi = 0; vi < st->nr_variants && !err; vi++) {
-		const struct loss_result *r = &st->res[vi];
-
-		if (!r->measured)
-			continue;
-		fprintf(f, "Summary: %s %s: loss0 older %u/100 active %u/800 newer %u/100 (perfect %u/%u/%u), loss1 %u/1000 (perfect %u), parallel %" PRIu64 "/%d stable keys lost over %d tasks (perfect %" PRIu64 ") (%s)\n",
-			lru_type_name(st->variants[vi].type),
-			lru_flags_label(st->variants[vi].flags), r->older[0], r->active[0],
-			r->newer[0], r->older[1], r->active[1], r->newer[1], r->loss1[0],
-			r->loss1[1], r->par[0], r->nr_tasks * PAR_STABLE, r->nr_tasks, r->par[1],
-			lru_access_names[a->access]);
-	}
+	if (!err)
+		loss_result_text(f, run);
 	return err;
 }
 
@@ -537,6 +555,7 @@ const struct mb_bench mb_bench_lru_loss = {
 	.opts = loss_opts,
 	.args_size = sizeof(struct loss_args),
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,
+	.text = &loss_text,
 	.validate = loss_validate,
 	.setup = loss_setup,
 	.run_once = loss_run_once,

@@ -21,6 +21,11 @@ u_bpf=$(grep -m1 'task:0 BPF LRU' "$OUT" | sed -E 's/.*nr_unique:([0-9]+).*/\1/'
 u_pf=$(grep -m1 'task:0 Perfect LRU' "$OUT" | sed -E 's/.*nr_unique:([0-9]+).*/\1/')
 check "same nr_unique on both lines ($u_bpf, $u_pf)" [ "$u_bpf" = "$u_pf" ]
 
+# A text document (-o) carries the same Summary lines, rendered from the JSON results.
+expect_rc 0 "lru-dist -o text" lru-dist --nr_keys 2000 --lru_size 100 -o "$TMP/dist.txt"
+check "text document: bench name, then the Summary lines" \
+	bash -c "diff <(grep '^Summary: ' $OUT) <(tail -n +2 $TMP/dist.txt) && head -n1 $TMP/dist.txt | grep -qx 'lru-dist:'"
+
 # -q: only the Summary lines.
 expect_rc 0 "lru-dist -q" -q lru-dist --nr_keys 2000 --lru_size 100
 check "-q prints only Summary lines" [ "$(grep -vc '^Summary: ' "$OUT")" -eq 0 ]
