@@ -43,14 +43,21 @@ jq_check "bpf-loop counts callback iterations" "$OUT" \
 	'.results[0].summary.totals.ops == .results[0].extra.helper_calls * 100 or .results[0].extra.helper_calls > 0'
 jq_check "bpf-loop has no warning" "$OUT" '.results[0].warnings | length == 0'
 
-# -p2 -a count-local scales (each producer on its own CPU); generous margin.
+# -p2 -a count-local scales (each producer on its own CPU); generous margin. Other load can
+# only lower the -p2 figure, so up to three tries: one clean pair shows the relation.
 if [ "$(nproc)" -ge 2 ]; then
-	run -w0 -d3 --interval_ms 200 -p1 -a count-local --format json
-	one=$(jq '.results[0].summary.throughput.mean' "$OUT")
-	run -w0 -d3 --interval_ms 200 -p2 -a count-local --format json
-	two=$(jq '.results[0].summary.throughput.mean' "$OUT")
-	check "count-local -p2 -a scales over -p1 ($two vs $one)" \
-		bash -c "awk 'BEGIN { exit !($two > 1.25 * $one) }'"
+	scaled=0
+	for try in 1 2 3; do
+		run -w0 -d3 --interval_ms 200 -p1 -a count-local --format json
+		one=$(jq '.results[0].summary.throughput.mean' "$OUT")
+		run -w0 -d3 --interval_ms 200 -p2 -a count-local --format json
+		two=$(jq '.results[0].summary.throughput.mean' "$OUT")
+		if awk "BEGIN { exit !($two > 1.25 * $one) }"; then
+			scaled=1
+			break
+		fi
+	done
+	check "count-local -p2 -a scales over -p1 ($two vs $one, try $try)" [ "$scaled" -eq 1 ]
 	jq_check "per-producer results for -p2" "$OUT" '.results[0].producers | length == 2'
 	jq_check "producers pinned to distinct CPUs" "$OUT" \
 		'.results[0].config.producer_cpus | unique | length == 2'
