@@ -115,10 +115,17 @@ $(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/obj/benchs:
 
 # ---- tests ----
 
+# BPF objects only the tests load (e.g. a program the verifier must reject).
+TEST_SKELS	:= $(patsubst tests/bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(wildcard tests/bpf/*.bpf.c))
+
+$(OUTPUT)/bpf/%.bpf.o: tests/bpf/%.bpf.c $(OUTPUT)/vmlinux.h | $(OUTPUT)/bpf
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
 UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
 UNIT_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 
-$(OUTPUT)/tests/%: tests/unit/%.c $(LIB) | $(OUTPUT)/tests
+$(OUTPUT)/tests/%: tests/unit/%.c $(LIB) $(TEST_SKELS) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $< $(LIB) -lcmocka $(LDLIBS) -o $@
 

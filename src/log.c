@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
 
@@ -93,6 +94,54 @@ void mb_debug(const char *fmt, ...)
 	va_end(ap);
 }
 
+static char *verifier_log;
+
+void mb_verifier_log_clear(void)
+{
+	free(verifier_log);
+	verifier_log = NULL;
+}
+
+int mb_verifier_log_tail(char *buf, size_t len, int lines)
+{
+	const char *begin, *end, *line_end, *p;
+	int found = 0;
+	size_t n = 0;
+
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	if (!verifier_log)
+		return 0;
+	/* libbpf wraps the log in "-- BEGIN PROG LOAD LOG --" ... "-- END PROG LOAD LOG --". */
+	begin = strstr(verifier_log, "BEGIN PROG LOAD LOG --");
+	begin = begin ? strchr(begin, '\n') : verifier_log;
+	if (!begin)
+		return 0;
+	end = strstr(begin, "-- END PROG LOAD LOG --");
+	if (!end)
+		end = begin + strlen(begin);
+	/* Find where the last @lines non-empty lines start. */
+	for (p = end; p > begin && found < lines; found++) {
+		while (p > begin && p[-1] == '\n')
+			p--;
+		if (p == begin)
+			break;
+		while (p > begin && p[-1] != '\n')
+			p--;
+	}
+	/* Copy them, one " / " between lines. */
+	for (; p < end && n + 1 < len; p = line_end + 1) {
+		line_end = memchr(p, '\n', (size_t)(end - p));
+		if (!line_end)
+			line_end = end;
+		if (line_end > p)
+			n += (size_t)snprintf(buf + n, len - n, "%s%.*s", n ? " / " : "",
+					      (int)(line_end - p), p);
+	}
+	return found;
+}
+
 /*
  * libbpf prints hints that mislead on modern kernels (RLIMIT_MEMLOCK, "make sure your kernel
  * supports BPF"): mapbench probes privileges itself and says what is missing, so without -v
@@ -104,9 +153,20 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 		return 0;
 	if (!log_cfg.verbose && (strstr(fmt, "RLIMIT_MEMLOCK") || strstr(fmt, "Couldn't load")))
 		return 0;
-	/* The verifier log is long; -v shows it. */
-	if (!log_cfg.verbose && strstr(fmt, "BEGIN PROG LOAD LOG"))
-		return 0;
+	/* The verifier log is long: kept for the error message, shown in full with -v. */
+	if (strstr(fmt, "BEGIN PROG LOAD LOG")) {
+		va_list copy;
+		char *text;
+
+		va_copy(copy, ap);
+		if (vasprintf(&text, fmt, copy) >= 0) {
+			free(verifier_log);
+			verifier_log = text;
+		}
+		va_end(copy);
+		if (!log_cfg.verbose)
+			return 0;
+	}
 	return vfprintf(stderr, fmt, ap);
 }
 

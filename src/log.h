@@ -33,4 +33,12 @@ void mb_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Route libbpf's messages through mb_* (debug lines only with -v). */
 void mb_log_setup_libbpf(void);
 
+/*
+ * The last verifier log libbpf reported (a program that failed to load), kept whether or not
+ * -v shows it: its last @lines non-empty lines, joined with " / ", into @buf. Returns the
+ * number of lines copied (0: no log).
+ */
+int mb_verifier_log_tail(char *buf, size_t len, int lines);
+void mb_verifier_log_clear(void);
+
 #endif

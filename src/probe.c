@@ -8,6 +8,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "log.h"
 #include "probe.h"
 
 #ifndef CAP_PERFMON
@@ -120,4 +121,21 @@ int mb_probe_map_type(int map_type, const char *name, char *why, size_t len)
 		return 0;
 	snprintf(why, len, "this kernel has no %s map type", name);
 	return ret ? ret : -EOPNOTSUPP;
+}
+
+void mb_explain_load_error(int err, const char *what, char *buf, size_t len)
+{
+	char tail[512];
+
+	if (err == -EPERM && !mb_verifier_log_tail(tail, sizeof(tail), 1)) {
+		mb_explain_eperm(buf, len);
+		return;
+	}
+	if (mb_verifier_log_tail(tail, sizeof(tail), 3))
+		snprintf(buf, len, "%s: the verifier rejected a program (%s): ... %s%s", what,
+			 strerror(-err), tail,
+			 mb_log_verbose() ? "" : " (-v shows the whole verifier log)");
+	else
+		snprintf(buf, len, "%s: %s%s", what, strerror(-err),
+			 mb_log_verbose() ? "" : " (-v shows libbpf's messages)");
 }

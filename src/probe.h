@@ -19,4 +19,10 @@ bool mb_have_cap(int cap);
 /* A sentence for an EPERM from a BPF syscall: what is missing and how to fix it. */
 void mb_explain_eperm(char *buf, size_t len);
 
+/*
+ * A sentence for a BPF object that failed to load (@err from libbpf's load): the verifier's
+ * last words when it rejected a program, and where the whole log is (-v).
+ */
+void mb_explain_load_error(int err, const char *what, char *buf, size_t len);
+
 #endif

@@ -10,6 +10,7 @@
 
 #include "bench.h"
 #include "kloop.h"
+#include "probe.h"
 #include "harness.skel.h"
 #include "json.h"
 #include "report.h"
@@ -35,9 +36,11 @@ static int harness_load(struct mb_run *run, uint32_t nr_loops)
 	skel->rodata->mb_nr_loops = nr_loops;
 	err = harness_bpf__load(skel);
 	if (err) {
+		char why[1024];
+
 		harness_bpf__destroy(skel);
-		return mb_run_fail(run, err, "cannot load the BPF programs: %s (-v shows the verifier log)",
-				   strerror(-err));
+		mb_explain_load_error(err, "cannot load the BPF programs", why, sizeof(why));
+		return mb_run_fail(run, err, "%s", why);
 	}
 	run->priv = skel;
 	run->runner = "kernel-loop";
