@@ -153,6 +153,9 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 		return 0;
 	if (!log_cfg.verbose && (strstr(fmt, "RLIMIT_MEMLOCK") || strstr(fmt, "Couldn't load")))
 		return 0;
+	/* A failed load ends in mapbench's own message, which says more than these lines. */
+	if (!log_cfg.verbose && (strstr(fmt, "failed to load") || strstr(fmt, "load failed")))
+		return 0;
 	/* The verifier log is long: kept for the error message, shown in full with -v. */
 	if (strstr(fmt, "BEGIN PROG LOAD LOG")) {
 		va_list copy;

@@ -131,9 +131,9 @@ void mb_explain_load_error(int err, const char *what, char *buf, size_t len)
 		mb_explain_eperm(buf, len);
 		return;
 	}
+	/* The verifier's EACCES reads "Permission denied": not a privilege problem, so say so. */
 	if (mb_verifier_log_tail(tail, sizeof(tail), 3))
-		snprintf(buf, len, "%s: the verifier rejected a program (%s): ... %s%s", what,
-			 strerror(-err), tail,
+		snprintf(buf, len, "%s: the verifier rejected a program: ... %s%s", what, tail,
 			 mb_log_verbose() ? "" : " (-v shows the whole verifier log)");
 	else
 		snprintf(buf, len, "%s: %s%s", what, strerror(-err),

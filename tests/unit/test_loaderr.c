@@ -42,7 +42,7 @@ static void test_verifier_rejection(void **state)
 	assert_true(err < 0);
 	assert_true(mb_verifier_log_tail(why, sizeof(why), 3) > 0);
 	mb_explain_load_error(err, "cannot load the BPF programs", why, sizeof(why));
-	if (!strstr(why, "cannot load the BPF programs: the verifier rejected a program") ||
+	if (!strstr(why, "cannot load the BPF programs: the verifier rejected a program:") ||
 	    !strstr(why, "invalid mem access") || !strstr(why, "-v shows the whole verifier log"))
 		fail_msg("unexpected message: %s", why);
 	/* Only the last lines, joined on one line. */
