@@ -131,6 +131,7 @@ void mb_explain_load_error(int err, const char *what, char *buf, size_t len)
 		mb_explain_eperm(buf, len);
 		return;
 	}
+	/* The log is consumed: a later, unrelated failure must not quote it. */
 	/* The verifier's EACCES reads "Permission denied": not a privilege problem, so say so. */
 	if (mb_verifier_log_tail(tail, sizeof(tail), 3))
 		snprintf(buf, len, "%s: the verifier rejected a program: ... %s%s", what, tail,
@@ -138,4 +139,5 @@ void mb_explain_load_error(int err, const char *what, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s: %s%s", what, strerror(-err),
 			 mb_log_verbose() ? "" : " (-v shows libbpf's messages)");
+	mb_verifier_log_clear();
 }
