@@ -4,8 +4,31 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json.h"
 #include "log.h"
 #include "registry.h"
+
+int mb_cli_list_add(const char *arg, void *field, const char **why)
+{
+	struct mb_cli_list *l = field;
+
+	if (l->nr >= MB_CLI_LIST_MAX) {
+		*why = "given too often (at most 32 times)";
+		return -EINVAL;
+	}
+	l->items[l->nr++] = arg;
+	return 0;
+}
+
+void mb_cli_list_format(const void *field, char *buf, size_t len)
+{
+	const struct mb_cli_list *l = field;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < l->nr && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", l->items[i]);
+}
 
 bool mb_cli_given(const struct mb_cli *cli, const char *global_name)
 {
@@ -42,14 +65,15 @@ static int parse_long(struct mb_cli *cli, int argc, char **argv, int *i)
 {
 	const char *arg = argv[*i] + 2, *eq = strchr(arg, '='), *value = NULL;
 	const struct mb_opt *opt;
-	char name[128];
-	int gi;
+	char name[128], msg[512];
+	int gi, ci;
 
 	snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
 	if (eq)
 		value = eq + 1;
 	gi = mb_opt_find(mb_global_opts, name);
-	opt = gi >= 0 ? &mb_global_opts[gi] : find_bench_opt(name);
+	ci = gi < 0 ? mb_opt_find(cli->cmd_opts, name) : -1;
+	opt = gi >= 0 ? &mb_global_opts[gi] : ci >= 0 ? &cli->cmd_opts[ci] : find_bench_opt(name);
 	if (!opt) {
 		mb_err("unknown option --%s (mapbench --help lists every option)", name);
 		return -EINVAL;
@@ -67,6 +91,13 @@ static int parse_long(struct mb_cli *cli, int argc, char **argv, int *i)
 	}
 	if (gi >= 0)
 		return apply_global(cli, gi, value);
+	if (ci >= 0) {
+		if (mb_opt_apply(opt, cli->cmd_args, value, msg, sizeof(msg))) {
+			mb_err("%s", msg);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	cli->items[cli->nr_items].name = strdup(name);
 	cli->items[cli->nr_items].value = value;
 	if (!cli->items[cli->nr_items].name)
@@ -107,6 +138,12 @@ static int parse_short(struct mb_cli *cli, int argc, char **argv, int *i)
 
 int mb_cli_parse(int argc, char **argv, struct mb_cli *cli)
 {
+	return mb_cli_parse_cmd(argc, argv, cli, NULL, NULL);
+}
+
+int mb_cli_parse_cmd(int argc, char **argv, struct mb_cli *cli, const struct mb_opt *cmd_opts,
+		     void *cmd_args)
+{
 	char msg[512];
 	bool options_done = false;
 	int err = 0;
@@ -114,7 +151,10 @@ int mb_cli_parse(int argc, char **argv, struct mb_cli *cli)
 	memset(cli, 0, sizeof(*cli));
 	cli->env.argc = argc;
 	cli->env.argv = argv;
-	if (mb_opts_set_defaults(mb_global_opts, &cli->env, msg, sizeof(msg))) {
+	cli->cmd_opts = cmd_opts;
+	cli->cmd_args = cmd_args;
+	if (mb_opts_set_defaults(mb_global_opts, &cli->env, msg, sizeof(msg)) ||
+	    mb_opts_set_defaults(cmd_opts, cmd_args, msg, sizeof(msg))) {
 		mb_err("bad default: %s", msg);
 		return -EINVAL;
 	}
@@ -143,6 +183,7 @@ void mb_cli_free(struct mb_cli *cli)
 		free((char *)cli->items[i].name);
 	free(cli->items);
 	free(cli->names);
+	mb_json_free(cli->env.preflight);
 	memset(cli, 0, sizeof(*cli));
 }
 
@@ -172,7 +213,7 @@ int mb_cli_apply(struct mb_cli *cli, struct mb_run *run)
 	return 0;
 }
 
-int mb_cli_apply_words(struct mb_run *run, const char *const *words)
+int mb_cli_apply_words(struct mb_run *run, const char *const *words, const char *origin)
 {
 	for (int i = 0; words && words[i]; i++) {
 		const char *name = words[i] + 2;
@@ -185,8 +226,7 @@ int mb_cli_apply_words(struct mb_run *run, const char *const *words)
 		if (apply_item(run, name, value, &used))
 			return -EINVAL;
 		if (!used) {
-			mb_err("%s: unknown option %s in the default suite", run->bench->name,
-			       words[i]);
+			mb_err("%s: unknown option %s in %s", run->bench->name, words[i], origin);
 			return -EINVAL;
 		}
 	}

@@ -18,6 +18,18 @@ struct mb_cli_item {
 	bool used;
 };
 
+/* A repeatable option of a subcommand (--param, --where, --ignore): every use is kept. */
+#define MB_CLI_LIST_MAX	32
+
+struct mb_cli_list {
+	const char *items[MB_CLI_LIST_MAX];	/* point into argv */
+	int nr;
+};
+
+/* MB_OPT_CUSTOM callbacks for a struct mb_cli_list field. */
+int mb_cli_list_add(const char *arg, void *field, const char **why);
+void mb_cli_list_format(const void *field, char *buf, size_t len);
+
 struct mb_cli {
 	struct mb_env env;
 	uint64_t given;		/* bit i: mb_global_opts[i] was given */
@@ -25,17 +37,29 @@ struct mb_cli {
 	int nr_names;
 	struct mb_cli_item *items;	/* bench options, in order */
 	int nr_items;
+	const struct mb_opt *cmd_opts;	/* a subcommand's own options (sweep, compare, plot) */
+	void *cmd_args;			/* the struct they fill */
 };
 
 /* Pass 1. Returns 0, or -EINVAL after printing a one-line error. */
 int mb_cli_parse(int argc, char **argv, struct mb_cli *cli);
+/*
+ * Pass 1 for a subcommand: as mb_cli_parse, and options of @cmd_opts (looked up after the global
+ * options, before the bench options) are applied to @cmd_args, which get their defaults first.
+ * @cmd_args must start zeroed: options without a default (lists, strings) are left as they are.
+ */
+int mb_cli_parse_cmd(int argc, char **argv, struct mb_cli *cli, const struct mb_opt *cmd_opts,
+		     void *cmd_args);
 void mb_cli_free(struct mb_cli *cli);
 bool mb_cli_given(const struct mb_cli *cli, const char *global_name);
 
 /* Pass 2 for one run: apply the bench options it has. Returns 0 or -EINVAL. */
 int mb_cli_apply(struct mb_cli *cli, struct mb_run *run);
-/* Apply extra words ("--name value" pairs) to a run, e.g. from the default suite. */
-int mb_cli_apply_words(struct mb_run *run, const char *const *words);
+/*
+ * Apply extra words ("--name value" pairs) to a run, e.g. from the default suite or a sweep
+ * point; @origin names where they come from in messages.
+ */
+int mb_cli_apply_words(struct mb_run *run, const char *const *words, const char *origin);
 /* After pass 2: an option no selected bench took is an error. */
 int mb_cli_check_unused(const struct mb_cli *cli, struct mb_run *runs, int nr);
 

@@ -101,6 +101,8 @@ struct mb_json *mb_report_context(const struct mb_env *env)
 	for (int i = 0; i < env->argc; i++)
 		mb_json_append(argv, mb_json_string(env->argv[i]));
 	mb_json_set(ctx, "command_line", argv);
+	if (env->preflight)
+		mb_json_set(ctx, "preflight", mb_json_copy(env->preflight));
 	mb_timestamp(buf, sizeof(buf));
 	mb_json_set_str(ctx, "time", buf);
 	return ctx;

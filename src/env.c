@@ -14,7 +14,7 @@ static void format_cpuset(const void *field, char *buf, size_t len)
 	mb_cpuset_format(field, buf, (int)len);
 }
 
-static const char *const format_names[] = { "text", "json", "csv", NULL };
+static const char *const format_names[] = { "text", "json", "csv", "md", NULL };
 
 #define ENV_U32(_name, _short, _field, _def, _min, _max, _meta, _help)			\
 	{ .name = _name, .short_name = _short, .type = MB_OPT_U32,				\
@@ -45,7 +45,7 @@ const struct mb_opt mb_global_opts[] = {
 	ENV_FLAG("verbose", 'v', verbose, "Show libbpf's debug messages and the verifier log"),
 	{ .name = "format", .type = MB_OPT_ENUM, .offset = offsetof(struct mb_env, format),
 	  .def = "text", .choices = format_names,
-	  .help = "Output format; json and csv are documented in docs/output.md" },
+	  .help = "Output format (docs/output.md); md: Markdown tables of sweep and compare" },
 	{ .name = "output", .short_name = 'o', .type = MB_OPT_STRING,
 	  .offset = offsetof(struct mb_env, output), .metavar = "FILE",
 	  .help = "Write the results to FILE, atomically (format from a .json/.csv suffix)" },
@@ -55,5 +55,20 @@ const struct mb_opt mb_global_opts[] = {
 		"In-kernel loops: target time of one test_run call"),
 	ENV_FLAG("net", 0, net,
 		 "In-kernel loops: subtract the empty loop's ns/op from the reported latency"),
+	ENV_FLAG("strict", 0, strict,
+		 "Refuse to measure (exit 77) when the noise preflight warns"),
+	{ .name = "save-baseline", .type = MB_OPT_STRING,
+	  .offset = offsetof(struct mb_env, save_baseline), .metavar = "NAME",
+	  .help = "Keep the results as baseline NAME (see README, \"Baselines\")" },
+	{ .name = "baseline", .type = MB_OPT_STRING, .offset = offsetof(struct mb_env, baseline),
+	  .metavar = "NAME", .help = "Compare the results with baseline NAME (or a .json file)" },
+	{ .name = "threshold", .type = MB_OPT_DOUBLE, .offset = offsetof(struct mb_env, threshold),
+	  .def = "2", .dmin = 0, .dmax = 1000, .metavar = "PCT",
+	  .help = "--baseline, compare: smaller changes of the mean are 'no change'" },
+	{ .name = "alpha", .type = MB_OPT_DOUBLE, .offset = offsetof(struct mb_env, alpha),
+	  .def = "0.05", .dmin = 1e-6, .dmax = 0.5, .metavar = "P",
+	  .help = "--baseline, compare: significance level of the Mann-Whitney U test" },
+	ENV_FLAG("fail-on-regression", 0, fail_on_regression,
+		 "--baseline, compare: exit 1 when a result regressed"),
 	MB_OPT_END,
 };

@@ -13,7 +13,10 @@ enum mb_format {
 	MB_FORMAT_TEXT,
 	MB_FORMAT_JSON,
 	MB_FORMAT_CSV,
+	MB_FORMAT_MD,		/* Markdown tables: sweep and compare only */
 };
+
+struct mb_json;
 
 struct mb_env {
 	uint32_t warmup;	/* samples dropped before measuring */
@@ -32,11 +35,18 @@ struct mb_env {
 	struct mb_cpuset cons_cpus;
 	int format;		/* enum mb_format */
 	const char *output;	/* -o FILE, or NULL for stdout */
+	bool strict;		/* refuse to measure when the noise preflight warns */
+	const char *save_baseline;	/* save the document as this named baseline */
+	const char *baseline;	/* compare the results with this named baseline */
+	double threshold;	/* comparisons: smallest relative change that counts, in % */
+	double alpha;		/* comparisons: significance level of the U test */
+	bool fail_on_regression;	/* comparisons: exit 1 when a result regressed */
 
 	/* Not options: filled at start-up. */
 	struct mb_cpuset online;
 	int argc;
 	char **argv;
+	struct mb_json *preflight;	/* the noise preflight's record, for the context (or NULL) */
 };
 
 extern const struct mb_opt mb_global_opts[];

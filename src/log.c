@@ -11,6 +11,7 @@ static struct {
 	bool verbose;
 	FILE *progress;
 	FILE *errors;
+	char status[512];	/* the status line now on stderr, or "" */
 } log_cfg;
 
 void mb_log_init(bool quiet, bool verbose, FILE *progress)
@@ -45,13 +46,31 @@ FILE *mb_progress_stream(void)
 	return log_cfg.progress ? log_cfg.progress : stdout;
 }
 
+void mb_log_status(const char *line)
+{
+	if (!line && !log_cfg.status[0])
+		return;
+	snprintf(log_cfg.status, sizeof(log_cfg.status), "%s", line ? line : "");
+	/* Carriage return and "erase to end of line": the line is redrawn in place. */
+	fprintf(stderr, "\r\033[K%s", log_cfg.status);
+	fflush(stderr);
+}
+
 static void vprint(FILE *f, const char *prefix, const char *fmt, va_list ap)
 {
+	bool status = log_cfg.status[0];
+
 	fflush(stdout);
+	if (status)
+		fputs("\r\033[K", stderr);
 	fputs(prefix, f);
 	vfprintf(f, fmt, ap);
 	fputc('\n', f);
 	fflush(f);
+	if (status) {
+		fputs(log_cfg.status, stderr);
+		fflush(stderr);
+	}
 }
 
 void mb_err(const char *fmt, ...)

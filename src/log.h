@@ -21,6 +21,12 @@ FILE *mb_progress_stream(void);
 /* Where errors and warnings go (stderr unless changed, e.g. by tests). */
 void mb_log_set_error_stream(FILE *f);
 
+/*
+ * A transient status line on stderr (a progress bar, drawn only when stderr is a terminal):
+ * every other message clears it first and redraws it after. NULL removes it.
+ */
+void mb_log_status(const char *line);
+
 /* "mapbench: <msg>" on stderr. */
 void mb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "mapbench: warning: <msg>" on stderr. */

@@ -58,7 +58,7 @@ static int prepare_runs(struct mb_cli *cli, const struct mb_bench **benches,
 
 		if (err)
 			return err;
-		if (suite && mb_cli_apply_words(&runs[i], suite[i].args))
+		if (suite && mb_cli_apply_words(&runs[i], suite[i].args, "the default suite"))
 			return -EINVAL;
 		if (mb_cli_apply(cli, &runs[i]))
 			return -EINVAL;

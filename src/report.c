@@ -373,15 +373,30 @@ static int write_text(FILE *f, void *ctx)
 
 int mb_report_write(const struct mb_env *env, struct mb_run *runs, int nr)
 {
-	struct doc_ctx d = { .env = env, .runs = runs, .nr = nr };
+	struct mb_json *doc;
+	int ret;
+
+	if (env->format == MB_FORMAT_TEXT && !env->output)
+		return 0;	/* already printed as the runs went */
+	doc = mb_report_document(env, runs, nr);
+	if (!doc)
+		return -ENOMEM;
+	ret = mb_report_write_doc(env, doc, runs, nr);
+	mb_json_free(doc);
+	return ret;
+}
+
+int mb_report_write_doc(const struct mb_env *env, struct mb_json *doc, struct mb_run *runs,
+			int nr)
+{
+	struct doc_ctx d = { .env = env, .runs = runs, .nr = nr, .doc = doc };
 	int (*writer)(FILE *, void *);
 	char err[512];
 	int ret;
 
 	if (env->format == MB_FORMAT_TEXT && !env->output)
 		return 0;	/* already printed as the runs went */
-	d.doc = mb_report_document(env, runs, nr);
-	if (!d.doc)
+	if (!doc)
 		return -ENOMEM;
 	writer = env->format == MB_FORMAT_JSON ? write_json :
 		 env->format == MB_FORMAT_CSV ? write_csv : write_text;
@@ -394,7 +409,6 @@ int mb_report_write(const struct mb_env *env, struct mb_run *runs, int nr)
 		if (!ret && fflush(stdout))
 			ret = -errno;
 	}
-	mb_json_free(d.doc);
 	return ret;
 }
 

@@ -40,6 +40,9 @@ struct mb_json *mb_report_document(const struct mb_env *env, struct mb_run *runs
 
 /* Write the document in env->format to env->output (atomically) or stdout. */
 int mb_report_write(const struct mb_env *env, struct mb_run *runs, int nr);
+/* The same with a document already built by mb_report_document (and maybe extended). */
+int mb_report_write_doc(const struct mb_env *env, struct mb_json *doc, struct mb_run *runs,
+			int nr);
 /* The one-table summary of several runs (text). */
 void mb_report_table(FILE *f, struct mb_run *runs, int nr);
 
