@@ -18,9 +18,18 @@ for pkg in $PACKAGES; do
 	esac
 done
 
+# mapbench plot writes SVG and PNG: check gnuplot has both terminals (png: pngcairo or gd).
+check_gnuplot() {
+	if ! gnuplot -e 'set terminal svg; set terminal png' >/dev/null 2>&1; then
+		echo "install-deps: gnuplot cannot write SVG and PNG (gnuplot-nox should): mapbench plot will fail" >&2
+		return 1
+	fi
+}
+
 if [ -z "$missing" ]; then
 	[ "${1:-}" = "-q" ] || echo "install-deps: all packages present"
-	exit 0
+	check_gnuplot
+	exit
 fi
 
 cmd="apt-get install -y --no-install-recommends$missing"
@@ -41,3 +50,4 @@ if ! apt-get install -y --no-install-recommends $missing; then
 	apt-get update
 	apt-get install -y --no-install-recommends $missing
 fi
+check_gnuplot

@@ -1,39 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-/* mapbench: the command line, bench selection, and the run of each selected bench. */
+/*
+ * mapbench: the command line, bench selection, and the run of each selected bench; or one of
+ * the subcommands (sweep, compare, plot), each in its own cmd_<verb>.c.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
+#include "json.h"
 #include "log.h"
 #include "registry.h"
 #include "report.h"
 #include "runner.h"
+#include "session.h"
 
 /* The default suite runs shorter unless -w/-d say otherwise: it must stay under a minute. */
 #define SUITE_WARMUP	1
 #define SUITE_DURATION	3
 
-static int resolve_names(const struct mb_cli *cli, const struct mb_bench **benches)
-{
-	for (int i = 0; i < cli->nr_names; i++) {
-		const char *sugg[4];
-		int n;
-
-		benches[i] = mb_bench_find(cli->names[i]);
-		if (benches[i])
-			continue;
-		n = mb_bench_suggest(cli->names[i], sugg, 4);
-		if (n == 0)
-			mb_err("unknown bench '%s' (mapbench --list names them all)", cli->names[i]);
-		else
-			mb_err("unknown bench '%s'; did you mean %s%s%s%s%s%s%s?", cli->names[i],
-			       sugg[0], n > 1 ? ", " : "", n > 1 ? sugg[1] : "", n > 2 ? ", " : "",
-			       n > 2 ? sugg[2] : "", n > 3 ? ", " : "", n > 3 ? sugg[3] : "");
-		return -EINVAL;
-	}
-	return 0;
-}
+static const struct mb_command {
+	const char *verb;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+} commands[] = {
+	{ "sweep", mb_cmd_sweep, "sweep BENCH --param NAME=V1,V2 ... | --preset NAME: a parameter sweep" },
+	{ "compare", mb_cmd_compare, "compare BASE.json NEW.json: changes, significance, verdicts" },
+	{ "plot", mb_cmd_plot, "plot FILE.json -o chart.svg|png: chart of a sweep or a comparison" },
+	{ NULL },
+};
 
 static void pick_format(struct mb_cli *cli)
 {
@@ -53,16 +49,10 @@ static void pick_format(struct mb_cli *cli)
 static int prepare_runs(struct mb_cli *cli, const struct mb_bench **benches,
 			const struct mb_suite_entry *suite, struct mb_run *runs, int nr)
 {
-	for (int i = 0; i < nr; i++) {
-		int err = mb_run_init(&runs[i], benches[i], &cli->env);
-
-		if (err)
-			return err;
-		if (suite && mb_cli_apply_words(&runs[i], suite[i].args, "the default suite"))
+	for (int i = 0; i < nr; i++)
+		if (mb_session_prepare_run(cli, &runs[i], benches[i], &cli->env,
+					   suite ? suite[i].args : NULL, "the default suite"))
 			return -EINVAL;
-		if (mb_cli_apply(cli, &runs[i]))
-			return -EINVAL;
-	}
 	if (mb_cli_check_unused(cli, runs, nr))
 		return -EINVAL;
 	for (int i = 0; i < nr; i++)
@@ -71,31 +61,20 @@ static int prepare_runs(struct mb_cli *cli, const struct mb_bench **benches,
 	return 0;
 }
 
-static int exit_status(struct mb_run *runs, int nr, int ran)
-{
-	int skipped = 0, failed = 0;
-
-	if (mb_interrupted())
-		return MB_EXIT_INTERRUPTED;
-	for (int i = 0; i < ran; i++) {
-		skipped += runs[i].status == MB_RUN_SKIPPED;
-		failed += runs[i].status == MB_RUN_FAILED;
-	}
-	if (failed)
-		return MB_EXIT_FAIL;
-	if (ran == nr && skipped == nr)
-		return MB_EXIT_SKIP;
-	return MB_EXIT_OK;
-}
-
 static int run_benches(struct mb_cli *cli)
 {
 	const struct mb_suite_entry *suite = NULL;
 	const struct mb_bench **benches;
 	struct mb_env *env = &cli->env;
+	struct mb_session session = { 0 };
 	struct mb_run *runs = NULL;
+	struct mb_json *doc = NULL;
 	int nr = cli->nr_names, ran = 0, status = MB_EXIT_USAGE;
 
+	if (env->format == MB_FORMAT_MD) {
+		mb_err("--format md: only for the tables of sweep and compare (runs: text, json or csv)");
+		return MB_EXIT_USAGE;
+	}
 	if (!nr) {
 		suite = mb_default_suite;
 		while (suite[nr].bench)
@@ -119,26 +98,31 @@ static int run_benches(struct mb_cli *cli)
 			goto out;
 		}
 	}
-	if (!suite && resolve_names(cli, benches))
+	if (!suite && mb_session_resolve(cli->names, nr, benches))
 		goto out;
 	if (mb_cpuset_online(&env->online)) {
 		mb_err("cannot read the online CPUs");
 		status = MB_EXIT_FAIL;
 		goto out;
 	}
-	if (prepare_runs(cli, benches, suite, runs, nr))
+	if (prepare_runs(cli, benches, suite, runs, nr) || mb_session_check_options(cli))
+		goto out;
+	status = mb_session_begin(&session, env, (int)env->producers);
+	if (status)
 		goto out;
 
-	mb_log_setup_libbpf();
-	mb_signals_install();
 	for (ran = 0; ran < nr && !mb_interrupted(); ran++)
 		mb_run_execute(&runs[ran]);
 	if ((suite || ran > 1) && env->format == MB_FORMAT_TEXT && !env->output)
 		mb_report_table(mb_progress_stream(), runs, ran);
-	status = exit_status(runs, nr, ran);
-	if (mb_report_write(env, runs, ran) && status == MB_EXIT_OK)
+	status = mb_session_status(runs, nr, ran);
+	doc = mb_report_document(env, runs, ran);
+	if (mb_report_write_doc(env, doc, runs, ran) && status == MB_EXIT_OK)
 		status = MB_EXIT_FAIL;
+	status = mb_session_end(&session, doc, status);
 out:
+	mb_json_free(doc);
+	mb_session_free(&session);
 	for (int i = 0; runs && i < nr; i++)
 		mb_run_free(&runs[i]);
 	free(runs);
@@ -152,6 +136,9 @@ int main(int argc, char **argv)
 	int status;
 
 	mb_log_init(false, false, stdout);
+	for (int i = 0; argc > 1 && commands[i].verb; i++)
+		if (!strcmp(argv[1], commands[i].verb))
+			return commands[i].run(argc, argv);
 	if (mb_cli_parse(argc, argv, &cli)) {
 		mb_cli_free(&cli);
 		return MB_EXIT_USAGE;
@@ -162,6 +149,11 @@ int main(int argc, char **argv)
 		    cli.env.format != MB_FORMAT_TEXT && !cli.env.output ? stderr : stdout);
 	if (cli.env.help) {
 		mb_cli_help(stdout, cli.names, cli.nr_names);
+		if (!cli.nr_names) {
+			fprintf(stdout, "\nSubcommands (mapbench VERB --help for their options):\n");
+			for (int i = 0; commands[i].verb; i++)
+				fprintf(stdout, "  mapbench %s\n", commands[i].usage);
+		}
 		status = MB_EXIT_OK;
 	} else if (cli.env.list) {
 		mb_cli_list(stdout);

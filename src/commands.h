@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* The subcommands: mapbench VERB ... runs mb_cmd_VERB(argc, argv), argv[1] being VERB. */
+#ifndef MB_COMMANDS_H
+#define MB_COMMANDS_H
+
+int mb_cmd_sweep(int argc, char **argv);
+int mb_cmd_compare(int argc, char **argv);
+int mb_cmd_plot(int argc, char **argv);
+
+#endif
