@@ -23,7 +23,7 @@ struct plot_args {
 
 static const struct mb_opt plot_opts[] = {
 	MB_OPT_STRING_DEF("x", struct plot_args, x, NULL, "NAME",
-			  "Swept parameter on the x axis (default: the preset's, or the first)"),
+			  "Swept parameter on x (default: the preset's, or the one with most values)"),
 	MB_OPT_STRING_DEF("lines", struct plot_args, lines, NULL, "NAME",
 			  "One line per value of this parameter ('none': a single line)"),
 	MB_OPT_STRING_DEF("metric", struct plot_args, metric, NULL, "NAME",
@@ -32,7 +32,7 @@ static const struct mb_opt plot_opts[] = {
 			  "Panels to draw (default: one per bench of the sweep)"),
 	MB_OPT_STRING_DEF("title", struct plot_args, title, NULL, "TEXT", "Title of the chart"),
 	MB_OPT_CUSTOM_DEF("where", struct plot_args, where, NULL, mb_cli_list_add,
-			  mb_cli_list_format, "NAME=VALUE", "NAME=VALUE",
+			  mb_cli_list_format, NULL, "NAME=VALUE",
 			  "Hold another swept parameter at VALUE (default: its first value)"),
 	MB_OPT_END,
 };
@@ -53,9 +53,10 @@ static void usage(FILE *f)
 		"\n"
 		"Options:\n");
 	mb_opts_print_help(f, plot_opts);
-	fprintf(f, "  -o, --output FILE                  The chart: FILE.svg or FILE.png (required)\n"
-		"  -v, --verbose                      Print the gnuplot script and gnuplot's messages\n"
-		"\nExamples:\n"
+	fprintf(f, "%-34s %s\n", "  -o, --output FILE", "The chart: FILE.svg or FILE.png (required)");
+	fprintf(f, "%-34s %s\n", "  -q, --quiet", "Do not say which file was written");
+	fprintf(f, "%-34s %s\n", "  -v, --verbose", "Print the gnuplot script and gnuplot's messages");
+	fprintf(f, "\nExamples:\n"
 		"  mapbench plot sweep.json -o sweep.svg\n"
 		"  mapbench plot bloom.json -o bloom.png --x nr_entries --lines nr_hash_funcs --where value_size=8\n"
 		"  mapbench plot cmp.json -o cmp.svg\n");

@@ -166,16 +166,17 @@ static bool pooled(const struct mb_json *doc, const char *bench, const struct ax
 
 	for (size_t i = 0; i < mb_json_len(points) && k < 1024; i++) {
 		const struct mb_json *p = mb_json_at(points, i), *r, *st;
-		const struct mb_json *res = mb_json_get(p, "result");
+		double ri = mb_json_num(mb_json_get(p, "result"), -1);
 		bool match = !strcmp(mb_json_str(mb_json_get(p, "bench"), ""), bench) &&
 			     point_has(p, x->name, mb_json_at(x->values, xi)) &&
 			     (l->param < 0 || point_has(p, l->name, mb_json_at(l->values, li)));
 
 		for (int f = 0; match && f < nfx; f++)
 			match = point_has(p, fx[f].name, fx[f].value);
-		if (!match || !mb_json_is(res, MB_JSON_NUMBER))
+		/* A result index from a file: checked before it becomes an index. */
+		if (!match || !(ri >= 0 && ri < (double)mb_json_len(results)))
 			continue;
-		r = mb_json_at(results, (size_t)mb_json_num(res, 0));
+		r = mb_json_at(results, (size_t)ri);
 		st = r ? result_stats(r, m) : NULL;
 		if (!st || !isfinite(mb_json_num(mb_json_get(st, "mean"), NAN)))
 			continue;
