@@ -23,20 +23,17 @@ static int add_value(struct mb_sweep_values *out, const char *s, size_t len, cha
 {
 	char **v;
 
-	for (int i = 0; i < out->n; i++) {
-		if (strlen(out->v[i]) == len && !memcmp(out->v[i], s, len)) {
-			snprintf(err, errlen, "value '%.*s' listed twice", (int)len, s);
-			return -EINVAL;
-		}
-	}
 	if (out->n >= MB_SWEEP_MAX_VALUES) {
 		snprintf(err, errlen, "more than %d values", MB_SWEEP_MAX_VALUES);
 		return -EINVAL;
 	}
-	v = realloc(out->v, (size_t)(out->n + 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	out->v = v;
+	/* Doubling: a range of 10000 values is not 10000 reallocations. */
+	if (!(out->n & (out->n - 1))) {
+		v = realloc(out->v, (size_t)(out->n ? 2 * out->n : 1) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		out->v = v;
+	}
 	out->v[out->n] = strndup(s, len);
 	if (!out->v[out->n])
 		return -ENOMEM;
@@ -111,6 +108,31 @@ static int add_range(struct mb_sweep_values *out, const char *item, size_t len, 
 	return 0;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A value listed twice would run the same points twice: sorted copies make it O(n log n). */
+static int check_twice(const struct mb_sweep_values *v, char *err, size_t errlen)
+{
+	char **sorted = malloc((size_t)v->n * sizeof(*sorted));
+
+	if (!sorted)
+		return -ENOMEM;
+	memcpy(sorted, v->v, (size_t)v->n * sizeof(*sorted));
+	qsort(sorted, (size_t)v->n, sizeof(*sorted), cmp_str);
+	for (int i = 1; i < v->n; i++) {
+		if (!strcmp(sorted[i - 1], sorted[i])) {
+			snprintf(err, errlen, "value '%s' listed twice", sorted[i]);
+			free(sorted);
+			return -EINVAL;
+		}
+	}
+	free(sorted);
+	return 0;
+}
+
 int mb_sweep_parse_values(const char *spec, struct mb_sweep_values *out, char *err,
 			  size_t errlen)
 {
@@ -140,9 +162,12 @@ int mb_sweep_parse_values(const char *spec, struct mb_sweep_values *out, char *e
 		if (ret)
 			goto fail;
 		if (!comma)
-			return 0;
+			break;
 		p = comma + 1;
 	}
+	ret = check_twice(out, err, errlen);
+	if (!ret)
+		return 0;
 fail:
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
