@@ -24,7 +24,7 @@ static const struct mb_opt compare_opts[] = {
 			"What to compare: auto (in-kernel ns/op where measured, else throughput)"),
 	MB_OPT_CUSTOM_DEF("ignore", struct compare_args, ignore, NULL, mb_cli_list_add,
 			  mb_cli_list_format, "parameter names, comma-separated", "NAME[,NAME]",
-			  "Match results although these parameters (or producers) differ"),
+			  "Match results although these parameters (or producers, affinity, ...) differ"),
 	MB_OPT_END,
 };
 
@@ -39,10 +39,11 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: mapbench compare [OPTIONS] BASE.json NEW.json\n"
 		"\n"
-		"Matches the results of two mapbench documents (runs or sweeps) by bench, parameters\n"
-		"and producers, pooling repeats, and prints for each: the compared metric, the mean and\n"
-		"standard deviation on both sides, the relative change of the mean, the two-sided\n"
-		"Mann-Whitney U test over the measured samples (p), and a verdict:\n"
+		"Matches the results of two mapbench documents (runs or sweeps) by bench, parameters,\n"
+		"producers, consumers, affinity, call_us and interval_ms, pooling repeats, and prints\n"
+		"for each: the compared metric, the mean and standard deviation on both sides, the\n"
+		"relative change of the mean, the two-sided Mann-Whitney U test over the measured\n"
+		"samples (p), and a verdict:\n"
 		"  no change     |change| < --threshold\n"
 		"  improved      |change| >= threshold, p < --alpha, in the better direction\n"
 		"  regressed     |change| >= threshold, p < --alpha, in the worse direction\n"

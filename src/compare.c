@@ -47,6 +47,21 @@ static void value_str(const struct mb_json *v, char *buf, size_t len)
 	}
 }
 
+/*
+ * Global settings that change what a run measures (a sweep can vary them): part of the match
+ * like the parameters. warmup and duration only change how many samples there are.
+ */
+static const char *const config_keys[] = { "consumers", "affinity", "call_us", "interval_ms" };
+#define NR_CONFIG_KEYS (sizeof(config_keys) / sizeof(*config_keys))
+
+static bool is_config_key(const char *name)
+{
+	for (size_t k = 0; k < NR_CONFIG_KEYS; k++)
+		if (!strcmp(config_keys[k], name))
+			return true;
+	return false;
+}
+
 static bool ignored(const struct mb_cmp_opts *o, const char *name)
 {
 	for (int i = 0; i < o->nr_ignore; i++)
@@ -60,9 +75,12 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* bench, then name=value of each parameter sorted by name, then producers; \x1f-separated. */
-static char *group_key(const char *bench, const struct mb_json *params, double producers,
-		       const struct mb_cmp_opts *o)
+/*
+ * bench, then name=value of each parameter sorted by name, then producers and the config keys;
+ * \x1f-separated.
+ */
+static char *group_key(const char *bench, const struct mb_json *params,
+		       const struct mb_json *config, double producers, const struct mb_cmp_opts *o)
 {
 	size_t np = mb_json_len(params), size = 0;
 	const char **names = calloc(np + 1, sizeof(*names));
@@ -89,6 +107,12 @@ static char *group_key(const char *bench, const struct mb_json *params, double p
 	if (!ignored(o, "producers")) {
 		mb_json_format_number(producers, num, sizeof(num));
 		fprintf(f, "\x1fproducers=%s", num);
+	}
+	for (size_t k = 0; k < NR_CONFIG_KEYS; k++) {
+		if (ignored(o, config_keys[k]))
+			continue;
+		value_str(mb_json_get(config, config_keys[k]), val, sizeof(val));
+		fprintf(f, "\x1f%s=%s", config_keys[k], val);
 	}
 	fclose(f);
 	free(names);
@@ -144,7 +168,7 @@ static int collect(const struct mb_json *doc, const struct mb_cmp_opts *o,
 		const char *status = mb_json_str(mb_json_get(r, "status"), "unknown");
 		const struct mb_json *params = mb_json_get(r, "params");
 		double producers = mb_json_num(mb_json_get(config, "producers"), 1);
-		char *key = group_key(bench, params, producers, o);
+		char *key = group_key(bench, params, config, producers, o);
 		struct mb_cmp_group *grp = NULL;
 
 		if (!key)
@@ -187,6 +211,8 @@ static bool param_varies(const struct mb_comparison *c, const char *bench, const
 				continue;
 			if (!strcmp(name, "producers"))
 				mb_json_format_number(g[i].producers, val, sizeof(val));
+			else if (is_config_key(name))
+				value_str(mb_json_get(g[i].config, name), val, sizeof(val));
 			else
 				value_str(mb_json_get(g[i].params, name), val, sizeof(val));
 			if (seen && strcmp(val, first))
@@ -221,6 +247,13 @@ static int make_label(const struct mb_comparison *c, struct mb_cmp_group *g)
 		fprintf(f, "%sp=%s", any ? " " : "", val);
 		any = true;
 	}
+	for (size_t k = 0; k < NR_CONFIG_KEYS; k++) {
+		if (!param_varies(c, g->bench, config_keys[k]))
+			continue;
+		value_str(mb_json_get(g->config, config_keys[k]), val, sizeof(val));
+		fprintf(f, "%s%s=%s", any ? " " : "", config_keys[k], val);
+		any = true;
+	}
 	if (!any)
 		fputs("-", f);
 	return fclose(f) ? -ENOMEM : 0;
@@ -237,7 +270,8 @@ static void note_add(struct mb_cmp_row *row, const char *fmt, const char *a, con
 /* What differs between the two sides although they matched (ignored params, config). */
 static void note_differences(struct mb_cmp_row *row)
 {
-	static const char *const config_keys[] = { "affinity", "net", "call_us", "interval_ms" };
+	static const char *const noted[] = { "consumers", "affinity", "call_us", "interval_ms",
+					     "net" };
 	const struct mb_cmp_group *b = row->base, *n = row->cur;
 	char x[256], y[256];
 
@@ -254,16 +288,16 @@ static void note_differences(struct mb_cmp_row *row)
 		mb_json_format_number(n->producers, y, sizeof(y));
 		note_add(row, "%s%s %s -> %s", x, y, "producers");
 	}
-	for (size_t i = 0; i < sizeof(config_keys) / sizeof(*config_keys); i++) {
-		const struct mb_json *vb = mb_json_get(b->config, config_keys[i]);
-		const struct mb_json *vn = mb_json_get(n->config, config_keys[i]);
+	for (size_t i = 0; i < sizeof(noted) / sizeof(*noted); i++) {
+		const struct mb_json *vb = mb_json_get(b->config, noted[i]);
+		const struct mb_json *vn = mb_json_get(n->config, noted[i]);
 
 		if (!vb || !vn)
 			continue;
 		value_str(vb, x, sizeof(x));
 		value_str(vn, y, sizeof(y));
 		if (strcmp(x, y))
-			note_add(row, "%s%s %s -> %s", x, y, config_keys[i]);
+			note_add(row, "%s%s %s -> %s", x, y, noted[i]);
 	}
 }
 
@@ -615,21 +649,20 @@ static void list_unmatched(FILE *f, const struct mb_comparison *c, const char *b
 	}
 }
 
-/* The parameter names in a note made by note_differences ("a 1 -> 2; b x -> y"): "a,b". */
+/*
+ * The names in a note made by note_differences ("a 1 -> 2; b x -> y"): "a,b"; not net, which
+ * is not part of the match.
+ */
 static void differing_names(const struct mb_cmp_row *row, char *buf, size_t len)
 {
-	static const char *const config_keys[] = { "affinity", "net", "call_us", "interval_ms" };
 	const char *p = row->note;
 	size_t n = 0;
 
 	buf[0] = '\0';
 	while (*p && n < len) {
 		size_t w = strcspn(p, " ");
-		bool config = false;
 
-		for (size_t k = 0; k < sizeof(config_keys) / sizeof(*config_keys); k++)
-			config |= strlen(config_keys[k]) == w && !strncmp(p, config_keys[k], w);
-		if (!config)
+		if (w != 3 || strncmp(p, "net", 3))
 			n += (size_t)snprintf(buf + n, len - n, "%s%.*s", n ? "," : "", (int)w, p);
 		p = strstr(p, "; ");
 		if (!p)

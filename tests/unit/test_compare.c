@@ -159,6 +159,39 @@ static void test_matching(void **state)
 	mb_json_free(cur);
 }
 
+/* Points of a sweep over a global setting (affinity here) are different results, not repeats. */
+static void test_config_in_match(void **state)
+{
+	char b[8192], *aff;
+	size_t k = 0;
+	struct mb_json *doc;
+	struct mb_comparison c;
+	struct mb_cmp_opts o = default_opts();
+
+	(void)state;
+	k += result(b + k, sizeof(b) - k, "x", "{}", 1, base_lat, 6, 1, true, "ok");
+	k += (size_t)snprintf(b + k, sizeof(b) - k, ",");
+	result(b + k, sizeof(b) - k, "x", "{}", 1, base_lat, 6, 2, true, "ok");
+	aff = strstr(b + k, "\"affinity\": true");
+	assert_non_null(aff);
+	memcpy(aff, "\"affinity\":false", 16);
+	doc = doc_of(b);
+	assert_int_equal(mb_compare(doc, doc, &o, &c), 0);
+	assert_int_equal(c.nr_base, 2);
+	assert_int_equal(c.nr_rows, 2);
+	assert_string_equal(c.base[0].label, "affinity=true");
+	assert_string_equal(c.base[1].label, "affinity=false");
+	assert_int_equal(c.counts[MB_CMP_NO_CHANGE], 2);
+	mb_comparison_free(&c);
+	/* --ignore affinity pools them. */
+	o.ignore[o.nr_ignore++] = "affinity";
+	assert_int_equal(mb_compare(doc, doc, &o, &c), 0);
+	assert_int_equal(c.nr_base, 1);
+	assert_int_equal(c.base[0].n, 12);
+	mb_comparison_free(&c);
+	mb_json_free(doc);
+}
+
 static void test_ignore(void **state)
 {
 	char b[4096], n[4096];
@@ -341,6 +374,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_doc_checks),
 		cmocka_unit_test(test_matching),
+		cmocka_unit_test(test_config_in_match),
 		cmocka_unit_test(test_ignore),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_noise),
