@@ -211,7 +211,7 @@ static int write_text(const char *dir, const char *name, const char *text)
 	err = path_join(path, sizeof(path), dir, name);
 	if (err)
 		return err;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	n = write(fd, text, len);
@@ -399,6 +399,52 @@ int mb_memcg_enter_self(struct mb_memcg *cg, char *why, size_t len)
 	return mb_memcg_enter(&site, cg, why, len);
 }
 
+int mb_memcg_reset_peak(struct mb_memcg *cg)
+{
+	char path[PATH_MAX];
+	int err, fd;
+
+	if (cg->version == MB_MEMCG_V1) {
+		err = write_text(cg->path, "memory.max_usage_in_bytes", "0");
+		if (!err && cg->kmem)
+			err = write_text(cg->path, "memory.kmem.max_usage_in_bytes", "0");
+	} else if (cg->version == MB_MEMCG_V2) {
+		/* A v2 peak reset holds only for the file descriptor that wrote it. */
+		err = path_join(path, sizeof(path), cg->path, "memory.peak");
+		if (err)
+			return err;
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		if (write(fd, "reset\n", 6) != 6) {
+			err = -errno;
+			close(fd);
+			return err;
+		}
+		if (cg->has_peak_fd)
+			close(cg->peak_fd);
+		cg->peak_fd = fd;
+		cg->has_peak_fd = true;
+		err = 0;
+	} else {
+		err = -ENOENT;
+	}
+	if (!err)
+		cg->peak_reset = true;
+	return err;
+}
+
+static int read_peak_fd(int fd, uint64_t *v)
+{
+	char buf[64];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return mb_memcg_parse_u64(buf, v);
+}
+
 int mb_memcg_read(const struct mb_memcg *cg, struct mb_memcg_usage *u)
 {
 	char stat[8192];
@@ -418,7 +464,10 @@ int mb_memcg_read(const struct mb_memcg *cg, struct mb_memcg_usage *u)
 		if (err)
 			return err;
 		/* memory.peak is 5.19+. */
-		u->has_peak = !read_u64(cg->path, "memory.peak", &u->peak);
+		if (cg->has_peak_fd)
+			u->has_peak = !read_peak_fd(cg->peak_fd, &u->peak);
+		else
+			u->has_peak = !read_u64(cg->path, "memory.peak", &u->peak);
 		u->has_kmem = !read_text(cg->path, "memory.stat", stat, sizeof(stat)) &&
 			      !mb_memcg_parse_stat(stat, "kernel", &u->kmem);
 	} else {
@@ -500,6 +549,10 @@ int mb_memcg_leave(struct mb_memcg *cg)
 	uint64_t t0;
 	int err = 0;
 
+	if (cg->has_peak_fd) {
+		close(cg->peak_fd);
+		cg->has_peak_fd = false;
+	}
 	if (cg->joined) {
 		snprintf(pid, sizeof(pid), "%d", (int)getpid());
 		err = write_text(cg->home, "cgroup.procs", pid);

@@ -44,6 +44,9 @@ struct mb_memcg {
 	bool created;			/* path exists and is ours to remove */
 	bool joined;			/* the process is in it */
 	bool kmem;			/* v1 with memory.kmem.usage_in_bytes: the charged figure */
+	bool peak_reset;		/* the peak was reset (mb_memcg_reset_peak) */
+	bool has_peak_fd;		/* v2: peak_fd is memory.peak opened for the reset */
+	int peak_fd;
 };
 
 struct mb_memcg_usage {
@@ -113,6 +116,13 @@ int mb_memcg_read(const struct mb_memcg *cg, struct mb_memcg_usage *u);
 const char *mb_memcg_charged_name(const struct mb_memcg *cg);
 /* How far two readings of the charged figure may differ with nothing freed or allocated. */
 uint64_t mb_memcg_slack(const struct mb_memcg *cg);
+
+/*
+ * Restart the peak figures from the current usage (v1: write 0 to the max_usage files; v2,
+ * 6.12+: write to memory.peak and read it through that file descriptor from then on).
+ * 0, or -errno where the kernel cannot.
+ */
+int mb_memcg_reset_peak(struct mb_memcg *cg);
 
 /*
  * Poll the charged figure every 10 ms until it falls to @target, or stops falling for

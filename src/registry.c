@@ -13,6 +13,7 @@ extern const struct mb_bench mb_bench_bpf_loop;
 /* hash family (src/benchs/hash.c) */
 
 /* memory family (src/benchs/htab_mem.c, map_mem.c) */
+extern const struct mb_bench mb_bench_htab_mem;
 
 /* lpm family (src/benchs/lpm_trie.c) */
 
@@ -32,6 +33,7 @@ const struct mb_bench *const mb_benches[] = {
 	/* hash */
 
 	/* memory */
+	&mb_bench_htab_mem,
 
 	/* lpm */
 

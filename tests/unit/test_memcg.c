@@ -258,6 +258,11 @@ static void test_read_v1(void **state)
 	/* v1: kernel memory is the charged figure. */
 	assert_int_equal(u.charged, 933888);
 	assert_string_equal(mb_memcg_charged_name(&cg), "memory.kmem.usage_in_bytes");
+	/* A peak reset writes 0 to the max_usage files. */
+	assert_int_equal(mb_memcg_reset_peak(&cg), 0);
+	assert_true(cg.peak_reset);
+	assert_int_equal(mb_memcg_read(&cg, &u), 0);
+	assert_true(u.peak == 0 && u.kmem_peak == 0);
 	cg.kmem = false;
 	assert_int_equal(mb_memcg_read(&cg, &u), 0);
 	assert_int_equal(u.charged, 1048576);
@@ -287,6 +292,15 @@ static void test_read_v2(void **state)
 	put("cg/memory.peak", "5000000\n");
 	assert_int_equal(mb_memcg_read(&cg, &u), 0);
 	assert_true(u.has_peak && u.peak == 5000000);
+	/* The reset keeps memory.peak open: reads go through that descriptor. */
+	assert_int_equal(mb_memcg_reset_peak(&cg), 0);
+	assert_true(cg.has_peak_fd && cg.peak_reset);
+	put("cg/memory.peak", "42\n");
+	assert_int_equal(mb_memcg_read(&cg, &u), 0);
+	assert_true(u.has_peak && u.peak == 42);
+	cg.created = false;
+	assert_int_equal(mb_memcg_leave(&cg), 0);
+	assert_false(cg.has_peak_fd);
 }
 
 static void test_wait_release(void **state)
@@ -367,6 +381,7 @@ static void test_real_round_trip(void **state)
 	assert_true(cg.joined && cg.created);
 	assert_int_equal(mb_memcg_read(&cg, &u), 0);
 	assert_true(u.has_peak);
+	assert_int_equal(mb_memcg_reset_peak(&cg), 0);
 	assert_int_equal(mb_memcg_leave(&cg), 0);
 	assert_false(cg.joined || cg.created);
 	assert_int_equal(access(path, F_OK), -1);
