@@ -291,6 +291,7 @@ int mb_memcg_detect(const char *root, const char *self, struct mb_memcg_site *si
 	if (path_join(v1root, sizeof(v1root), root, "memory"))
 		return -ENAMETOOLONG;
 	if (is_file(v1root, "memory.usage_in_bytes")) {
+		site->kmem = is_file(v1root, "memory.kmem.usage_in_bytes");
 		if ((found & 1) && !path_join(own, sizeof(own), v1root, v1) && is_dir(own))
 			return site_set(site, MB_MEMCG_V1, own, own);
 		return site_set(site, MB_MEMCG_V1, v1root, v1root);
@@ -373,7 +374,8 @@ int mb_memcg_enter(const struct mb_memcg_site *site, struct mb_memcg *cg, char *
 		mb_memcg_leave(cg);
 		return -ENOENT;
 	}
-	cg->kmem = cg->version == MB_MEMCG_V1 && is_file(cg->path, "memory.kmem.usage_in_bytes");
+	cg->kmem = cg->version == MB_MEMCG_V1 && site->kmem &&
+		   is_file(cg->path, "memory.kmem.usage_in_bytes");
 	/* cgroup.procs moves every thread of the process. */
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	err = write_text(cg->path, "cgroup.procs", pid);

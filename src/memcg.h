@@ -34,6 +34,7 @@ struct mb_memcg_site {
 	int version;			/* enum mb_memcg_version */
 	char parent[PATH_MAX];		/* directory the new cgroups are made in */
 	char home[PATH_MAX];		/* the process's own cgroup, where it returns */
+	bool kmem;			/* v1 with kmem counters (children have them too) */
 };
 
 /* One fresh cgroup. */

@@ -14,6 +14,7 @@ extern const struct mb_bench mb_bench_bpf_loop;
 
 /* memory family (src/benchs/htab_mem.c, map_mem.c) */
 extern const struct mb_bench mb_bench_htab_mem;
+extern const struct mb_bench mb_bench_map_mem;
 
 /* lpm family (src/benchs/lpm_trie.c) */
 
@@ -34,6 +35,7 @@ const struct mb_bench *const mb_benches[] = {
 
 	/* memory */
 	&mb_bench_htab_mem,
+	&mb_bench_map_mem,
 
 	/* lpm */
 

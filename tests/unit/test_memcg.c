@@ -181,12 +181,20 @@ static void test_detect_hybrid_v1(void **state)
 	put("unified/cgroup.controllers", "hugetlb\n");
 	put("unified/cgroup.subtree_control", "\n");
 	put("memory/memory.usage_in_bytes", "44261376\n");
+	put("memory/memory.kmem.usage_in_bytes", "1000\n");
 	put("memory/process_api/abc/memory.usage_in_bytes", "100\n");
 	expect_site("4:memory:/process_api/abc\n0::/\n", MB_MEMCG_V1, "/memory/process_api/abc",
 		    "/memory/process_api/abc");
 	/* Own cgroup not visible (another namespace): the v1 root. */
 	expect_site("4:memory:/elsewhere\n0::/\n", MB_MEMCG_V1, "/memory", "/memory");
 	expect_site("", MB_MEMCG_V1, "/memory", "/memory");
+	{
+		struct mb_memcg_site site;
+		char why[256];
+
+		assert_int_equal(mb_memcg_detect(tmp, "", &site, why, sizeof(why)), 0);
+		assert_true(site.kmem);
+	}
 }
 
 static void test_detect_v2_root(void **state)

@@ -1,0 +1,795 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * map-mem: the memory footprint of every map type. For each selected type and size: a fresh
+ * memory cgroup, joined before the map exists; create the map, fill it from user space, delete
+ * everything, close it; the memory charged to the cgroup after each step (waiting for late,
+ * RCU-deferred frees where asked), beside the kernel's own estimate, memlock. One table per map
+ * type, one row per size.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <linux/bpf.h>
+
+#include "bench.h"
+#include "json.h"
+#include "log.h"
+#include "map_mem.h"
+#include "maps.h"
+#include "mem.h"
+#include "memcg.h"
+#include "numparse.h"
+#include "probe.h"
+#include "runner.h"
+
+#define MM_MAX_SIZES	16
+#define MM_MAX_ENTRIES	(1u << 26)
+
+struct mm_sizes {
+	uint32_t n;
+	uint32_t v[MM_MAX_SIZES];
+};
+
+struct map_mem_args {
+	uint32_t types;			/* bit i: mb_map_types[i] */
+	struct mm_sizes sizes;		/* --max_entries */
+	uint32_t nr_entries;		/* 0: fill to max_entries */
+	uint32_t key_size;
+	uint32_t value_size;
+	uint32_t map_flags;
+	uint32_t settle_ms;
+	uint32_t release_timeout_ms;
+};
+
+/* One measurement: one map type at one size. Byte figures are above the cgroup's baseline. */
+struct mm_row {
+	uint32_t max_entries, nr;
+	int err;			/* 0, or why the row has no figures */
+	char why[256];
+	bool memcg;			/* the cgroup figures exist */
+	char memcg_why[512];
+	uint64_t entries;		/* holding a value after the fill */
+	double created, filled, deleted_now, deleted, closed;
+	double usage_created, usage_filled, peak;
+	double percpu_created, percpu_filled;	/* growth of /proc/meminfo Percpu (system-wide) */
+	double memlock_created, memlock_filled, memlock_deleted;
+	double fill_ms, delete_ms;
+	bool fill_batched, delete_batched, can_delete;
+	bool del_waited, close_waited;
+	struct mb_memcg_wait del_wait, close_wait;
+};
+
+struct mm_state {
+	int inner_fd;			/* map-in-map: the inner map, made outside any cgroup */
+	struct mb_memcg_site site;
+	bool memcg_ok;
+	char memcg_why[512];
+	struct mb_memcg cg;		/* the current measurement's cgroup */
+	int nr_failed, nr_rows;
+	int first_err;
+	char first_why[300];
+};
+
+/* ---- options ---- */
+
+static int nr_types(void)
+{
+	int n = 0;
+
+	while (mb_map_types[n].name)
+		n++;
+	return n;
+}
+
+static uint32_t all_types(void)
+{
+	return (uint32_t)((1ULL << nr_types()) - 1);
+}
+
+static int parse_types(const char *arg, void *field, const char **why)
+{
+	static char msg[512];
+	uint32_t mask = 0;
+	const char *p = arg;
+
+	if (!strcmp(arg, "all")) {
+		*(uint32_t *)field = all_types();
+		return 0;
+	}
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char name[32];
+		const struct mb_map_type_info *t;
+
+		if (!len || len >= sizeof(name)) {
+			*why = "must be 'all' or map type names joined by ','";
+			return -EINVAL;
+		}
+		memcpy(name, p, len);
+		name[len] = '\0';
+		t = mb_map_type_by_name(name);
+		if (!t) {
+			char names[400];
+
+			mb_map_type_names(names, sizeof(names));
+			snprintf(msg, sizeof(msg), "unknown map type '%s' (known: all, %s)", name,
+				 names);
+			*why = msg;
+			return -EINVAL;
+		}
+		mask |= 1u << (t - mb_map_types);
+		p += len;
+		if (*p && !*++p) {
+			*why = "ends with ','";
+			return -EINVAL;
+		}
+	}
+	if (!mask) {
+		*why = "must not be empty";
+		return -EINVAL;
+	}
+	*(uint32_t *)field = mask;
+	return 0;
+}
+
+static void format_types(const void *field, char *buf, size_t len)
+{
+	uint32_t mask = *(const uint32_t *)field;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (mask == all_types()) {
+		snprintf(buf, len, "all");
+		return;
+	}
+	for (int i = 0; mb_map_types[i].name && n < len; i++)
+		if (mask & (1u << i))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "",
+					      mb_map_types[i].name);
+}
+
+static int parse_sizes(const char *arg, void *field, const char **why)
+{
+	struct mm_sizes s = { .n = 0 };
+	const char *p = arg;
+
+	if (!*p) {
+		*why = "must not be empty";
+		return -EINVAL;
+	}
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char num[32];
+		uint64_t v;
+
+		if (!len || len >= sizeof(num)) {
+			*why = "must be sizes joined by ',' (e.g. 10k,1M)";
+			return -EINVAL;
+		}
+		if (s.n == MM_MAX_SIZES) {
+			*why = "at most 16 sizes";
+			return -EINVAL;
+		}
+		memcpy(num, p, len);
+		num[len] = '\0';
+		if (mb_parse_u64(num, &v) || v < 1 || v > MM_MAX_ENTRIES) {
+			*why = "each size must be 1..67108864";
+			return -EINVAL;
+		}
+		s.v[s.n++] = (uint32_t)v;
+		p += len;
+		if (*p && !*++p) {
+			*why = "ends with ','";
+			return -EINVAL;
+		}
+	}
+	*(struct mm_sizes *)field = s;
+	return 0;
+}
+
+static void format_sizes(const void *field, char *buf, size_t len)
+{
+	const struct mm_sizes *s = field;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < s->n && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%u", i ? "," : "", s->v[i]);
+}
+
+static int parse_flags(const char *arg, void *field, const char **why)
+{
+	return mb_map_flags_parse(arg, field, why);
+}
+
+static void format_flags(const void *field, char *buf, size_t len)
+{
+	mb_map_flags_format(*(const uint32_t *)field, buf, len);
+}
+
+static const struct mb_opt map_mem_opts[] = {
+	MB_OPT_CUSTOM_DEF("map_type", struct map_mem_args, types, "all", parse_types, format_types,
+			  "all, or names joined by ',': hash, percpu_hash, lru_hash, lru_percpu_hash, array, percpu_array, array_of_maps, hash_of_maps, lpm_trie, bloom_filter",
+			  "TYPES", "map types to measure"),
+	MB_OPT_CUSTOM_DEF("max_entries", struct map_mem_args, sizes, "10000", parse_sizes,
+			  format_sizes, "1..67108864; up to 16 sizes joined by ',' (a sweep)",
+			  "N[,N...]", "map sizes"),
+	MB_OPT_U32_DEF("nr_entries", struct map_mem_args, nr_entries, "0", 0, MM_MAX_ENTRIES, "N",
+		       "entries to insert; 0: fill every map to its max_entries"),
+	MB_OPT_U32_DEF("key_size", struct map_mem_args, key_size, "4", 1, 512, "BYTES",
+		       "key size (lpm_trie: data bytes after the 4-byte prefix length; arrays: always 4)"),
+	MB_OPT_U32_DEF("value_size", struct map_mem_args, value_size, "8", 1, 65536, "BYTES",
+		       "value size (per CPU for per-CPU maps; map-in-map: always 4, an inner map)"),
+	MB_OPT_CUSTOM_DEF("map_flags", struct map_mem_args, map_flags, "0", parse_flags,
+			  format_flags, "a number, or names joined by '|'", "FLAGS",
+			  "map flags, for the types that take them (lpm_trie always has no_prealloc)"),
+	MB_OPT_U32_DEF("settle_ms", struct map_mem_args, settle_ms, "1000", 0, 60000, "MS",
+		       "a wait for freed memory ends once the charge stopped falling this long"),
+	MB_OPT_U32_DEF("release_timeout_ms", struct map_mem_args, release_timeout_ms, "20000", 0,
+		       600000, "MS", "longest wait for freed memory to be uncharged; 0: read at once"),
+	MB_OPT_END,
+};
+
+static uint32_t nr_to_insert(const struct map_mem_args *a, uint32_t max_entries)
+{
+	return a->nr_entries ? a->nr_entries : max_entries;
+}
+
+/* Flags @t would refuse: outside what it takes (lpm_trie always has no_prealloc). */
+static uint32_t refused_flags(const struct mb_map_type_info *t, uint32_t flags)
+{
+	uint32_t ok = t->flags_ok | (t->type == BPF_MAP_TYPE_LPM_TRIE ? BPF_F_NO_PREALLOC : 0);
+
+	return flags & ~ok;
+}
+
+/* Explicitly named types must take the sizes and flags given; "all" adapts them per type. */
+static int check_type(struct mb_run *run, const struct mb_map_type_info *t, bool strict)
+{
+	const struct map_mem_args *a = run->args;
+	uint32_t bad = refused_flags(t, a->map_flags);
+	char flags[128];
+
+	if (!strict)
+		return 0;
+	if (mb_run_opt_given(run, "key_size") && t->array && a->key_size != 4)
+		return mb_run_usage(run, "--key_size %u: %s keys are 4-byte indexes (must be 4)",
+				    a->key_size, t->name);
+	if (mb_run_opt_given(run, "key_size") && t->type == BPF_MAP_TYPE_BLOOM_FILTER)
+		return mb_run_usage(run, "--key_size %u: bloom_filter has no key (leave it out)",
+				    a->key_size);
+	if (t->type == BPF_MAP_TYPE_LPM_TRIE && a->key_size > MM_LPM_MAX_DATA)
+		return mb_run_usage(run, "--key_size %u: lpm_trie keys hold 1..%d data bytes after the prefix length",
+				    a->key_size, MM_LPM_MAX_DATA);
+	if (mb_run_opt_given(run, "value_size") && t->map_in_map && a->value_size != 4)
+		return mb_run_usage(run, "--value_size %u: %s values are inner map fds (must be 4)",
+				    a->value_size, t->name);
+	if (bad) {
+		mb_map_flags_format(bad, flags, sizeof(flags));
+		return mb_run_usage(run, "--map_flags %s: %s does not take %s", flags, t->name,
+				    flags);
+	}
+	return 0;
+}
+
+static int map_mem_validate(struct mb_run *run)
+{
+	const struct map_mem_args *a = run->args;
+	bool strict = mb_run_opt_given(run, "map_type") && a->types != all_types();
+	uint32_t smallest = UINT32_MAX, largest = 0, taken = 0;
+	char flags[128];
+	int err;
+
+	for (uint32_t i = 0; i < a->sizes.n; i++) {
+		smallest = a->sizes.v[i] < smallest ? a->sizes.v[i] : smallest;
+		largest = a->sizes.v[i] > largest ? a->sizes.v[i] : largest;
+	}
+	if (a->nr_entries > smallest)
+		return mb_run_usage(run, "--nr_entries %u: must be at most the smallest --max_entries (%u)",
+				    a->nr_entries, smallest);
+	for (int i = 0; mb_map_types[i].name; i++) {
+		const struct mb_map_type_info *t = &mb_map_types[i];
+		struct mm_layout l;
+
+		if (!(a->types & (1u << i)))
+			continue;
+		err = check_type(run, t, strict);
+		if (err)
+			return err;
+		taken |= a->map_flags & ~refused_flags(t, a->map_flags);
+		/* Distinct keys need enough key bytes (sizes only: no buffers yet). */
+		l = (struct mm_layout){ .t = t, .key_size = t->array ? 4 :
+			t->type == BPF_MAP_TYPE_LPM_TRIE ? 4 + a->key_size :
+			t->type == BPF_MAP_TYPE_BLOOM_FILTER ? 0 : a->key_size };
+		if (!mm_keys_fit(&l, nr_to_insert(a, largest)))
+			return mb_run_usage(run, "--key_size %u: %s keys of %u bytes give %llu distinct keys, fewer than the %u entries to insert",
+					    a->key_size, t->name, a->key_size,
+					    1ULL << (8 * a->key_size), nr_to_insert(a, largest));
+	}
+	if (a->map_flags & ~taken) {
+		mb_map_flags_format(a->map_flags & ~taken, flags, sizeof(flags));
+		return mb_run_usage(run, "--map_flags %s: no selected map type takes %s", flags,
+				    flags);
+	}
+	return 0;
+}
+
+/* ---- one measurement ---- */
+
+static double delta(uint64_t now, uint64_t base)
+{
+	return (double)now - (double)base;
+}
+
+/*
+ * Per-CPU memory in use system-wide (/proc/meminfo "Percpu": populated pages of every CPU).
+ * Per-CPU map values live there, and not every kernel charges them to the cgroup (this one's
+ * v1 counters do not), so map-mem shows its growth beside the cgroup's figures.
+ */
+static double percpu_now(void)
+{
+	char line[128];
+	double v = NAN;
+	unsigned long long kb;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return NAN;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Percpu: %llu kB", &kb) == 1)
+			v = (double)kb * 1024;
+	fclose(f);
+	return v;
+}
+
+static double memlock_of(int fd)
+{
+	uint64_t v;
+
+	return mb_map_memlock(fd, &v) ? NAN : (double)v;
+}
+
+static void row_fail(struct mm_state *st, struct mm_row *r, int err, const char *what)
+{
+	char why[256];
+
+	if (err == -EINTR) {
+		r->err = err;
+		snprintf(r->why, sizeof(r->why), "interrupted");
+		return;
+	}
+	if (err == -524)	/* ENOTSUPP, which strerror does not know */
+		snprintf(why, sizeof(why), "%s: this map type does not support the operation (ENOTSUPP)",
+			 what);
+	else
+		mb_explain_map_create(err, what, why, sizeof(why));
+	r->err = err;
+	snprintf(r->why, sizeof(r->why), "%s", why);
+	if (!st->first_err) {
+		st->first_err = err;
+		snprintf(st->first_why, sizeof(st->first_why), "%s", why);
+	}
+	st->nr_failed++;
+}
+
+static bool read_charged(struct mm_state *st, struct mm_row *r, struct mb_memcg_usage *u)
+{
+	return r->memcg && !mb_memcg_read(&st->cg, u);
+}
+
+static void wait_release(struct mb_run *run, struct mm_state *st, uint64_t target,
+			 struct mb_memcg_wait *w, bool *waited)
+{
+	const struct map_mem_args *a = run->args;
+
+	*waited = a->release_timeout_ms > 0;
+	if (mb_memcg_wait_release(&st->cg, target, a->release_timeout_ms ? a->settle_ms : 0,
+				  a->release_timeout_ms, mb_interrupted, w))
+		memset(w, 0, sizeof(*w));
+}
+
+static void measure(struct mb_run *run, struct mm_state *st, struct mm_layout *l,
+		    uint32_t max_entries, struct mm_row *r)
+{
+	const struct map_mem_args *a = run->args;
+	struct mb_memcg_usage base = {}, u;
+	uint64_t t0, slack = 0;
+	double percpu0;
+	int fd, err;
+
+	memset(r, 0, sizeof(*r));
+	r->max_entries = max_entries;
+	r->nr = nr_to_insert(a, max_entries);
+	r->created = r->filled = r->deleted_now = r->deleted = r->closed = NAN;
+	r->usage_created = r->usage_filled = r->peak = NAN;
+	r->memlock_created = r->memlock_filled = r->memlock_deleted = NAN;
+	r->fill_ms = r->delete_ms = NAN;
+	r->percpu_created = r->percpu_filled = NAN;
+	st->nr_rows++;
+	/* A fresh cgroup, joined before the map exists: the map is charged where it is made. */
+	if (st->memcg_ok) {
+		r->memcg = !mb_memcg_enter(&st->site, &st->cg, r->memcg_why, sizeof(r->memcg_why));
+		if (r->memcg && mb_memcg_read(&st->cg, &base)) {
+			snprintf(r->memcg_why, sizeof(r->memcg_why),
+				 "cannot read the files of the row's memory cgroup");
+			r->memcg = false;
+		}
+		slack = mb_memcg_slack(&st->cg);
+	} else {
+		snprintf(r->memcg_why, sizeof(r->memcg_why), "%s", st->memcg_why);
+	}
+
+	percpu0 = percpu_now();
+	fd = mm_create(l, max_entries);
+	if (fd < 0) {
+		row_fail(st, r, fd, "creating the map");
+		goto out;
+	}
+	r->memlock_created = memlock_of(fd);
+	r->percpu_created = percpu_now() - percpu0;
+	if (read_charged(st, r, &u)) {
+		r->created = delta(u.charged, base.charged);
+		r->usage_created = delta(u.usage, base.usage);
+	}
+
+	t0 = mb_now_ns();
+	err = mm_fill(l, fd, r->nr, &r->fill_batched, mb_interrupted);
+	r->fill_ms = (double)(mb_now_ns() - t0) / 1e6;
+	if (err) {
+		row_fail(st, r, err, "filling the map");
+		goto close;
+	}
+	r->memlock_filled = memlock_of(fd);
+	r->percpu_filled = percpu_now() - percpu0;
+	if (read_charged(st, r, &u)) {
+		r->filled = delta(u.charged, base.charged);
+		r->usage_filled = delta(u.usage, base.usage);
+		r->peak = delta(st->cg.kmem ? u.kmem_peak : u.peak, st->cg.kmem ? base.kmem : base.usage);
+	}
+	/* Every array slot holds a value; an LRU map may have evicted some entries. */
+	if (l->t->array && !l->t->map_in_map)
+		r->entries = max_entries;
+	else if (l->t->lru && mm_count(l, fd, &r->entries, mb_interrupted))
+		r->entries = r->nr;
+	else if (!l->t->lru)
+		r->entries = r->nr;
+	if (mb_interrupted())
+		goto close;
+
+	t0 = mb_now_ns();
+	err = mm_delete(l, fd, r->nr, &r->delete_batched, mb_interrupted);
+	r->delete_ms = (double)(mb_now_ns() - t0) / 1e6;
+	r->can_delete = err != -EOPNOTSUPP;
+	if (!r->can_delete) {
+		r->delete_ms = NAN;
+	} else if (err) {
+		row_fail(st, r, err, "deleting every entry");
+		goto close;
+	} else {
+		r->memlock_deleted = memlock_of(fd);
+		if (read_charged(st, r, &u)) {
+			r->deleted_now = delta(u.charged, base.charged);
+			/* Deleted elements come back late (RCU); at best to the created size. */
+			wait_release(run, st, base.charged + (uint64_t)fmax(r->created, 0) + slack,
+				     &r->del_wait, &r->del_waited);
+			r->deleted = delta(r->del_wait.end_bytes, base.charged);
+		}
+	}
+close:
+	close(fd);
+	if (!r->err && r->memcg && !mb_interrupted()) {
+		/* The map itself is freed later still, from a workqueue after RCU. */
+		wait_release(run, st, base.charged + slack, &r->close_wait, &r->close_waited);
+		r->closed = delta(r->close_wait.end_bytes, base.charged);
+	}
+out:
+	if (st->cg.created) {
+		err = mb_memcg_leave(&st->cg);
+		if (err)
+			mb_run_warn(run, "cannot remove the memory cgroup %s: %s", st->cg.path,
+				    strerror(-err));
+	}
+}
+
+/* ---- output ---- */
+
+static void fmt_bytes(double v, char *buf, size_t len)
+{
+	mem_format_bytes(v, buf, len);
+}
+
+static void fmt_ms(uint64_t ms, char *buf, size_t len)
+{
+	if (ms < 1000)
+		snprintf(buf, len, "%llu ms", (unsigned long long)ms);
+	else
+		snprintf(buf, len, "%.1f s", (double)ms / 1e3);
+}
+
+/* When the last drop came; "at once" when already down, "none" when nothing dropped. */
+static void fmt_wait(const struct mb_memcg_wait *w, bool waited, char *buf, size_t len)
+{
+	char t[32];
+
+	if (!waited) {
+		snprintf(buf, len, "not waited");
+	} else if (w->interrupted) {
+		snprintf(buf, len, "interrupted");
+	} else if (!w->reached && !w->settled) {
+		fmt_ms(w->waited_ms, t, sizeof(t));
+		snprintf(buf, len, "falling %s", t);
+	} else if (!w->release_ms) {
+		fmt_ms(w->waited_ms, t, sizeof(t));
+		snprintf(buf, len, w->reached ? "at once" : "none in %s", t);
+	} else {
+		fmt_ms(w->release_ms, buf, len);
+	}
+}
+
+static void print_header(FILE *f, const struct mm_layout *l, const struct mm_state *st)
+{
+	char flags[128];
+
+	mb_map_flags_format(l->flags, flags, sizeof(flags));
+	fprintf(f, "\nmap-mem: %s, key %u B, value %u B%s, flags %s; ", l->t->name, l->key_size,
+		l->value_size, l->t->percpu ? " per CPU" : "", flags);
+	if (st->memcg_ok)
+		fprintf(f, "charged = %s of a fresh cgroup %s per row\n",
+			mb_memcg_charged_name(&st->cg), mb_memcg_version_name(st->cg.version));
+	else
+		fprintf(f, "memory cgroup unavailable: memlock only\n");
+	fprintf(f, "%11s %9s %11s %11s %11s %9s %11s %10s %11s %-12s %11s %-10s\n",
+		"max_entries", "entries", "created", "filled", "percpu", "B/entry", "memlock",
+		"vs charged", "deleted", "(released)", "closed", "(released)");
+}
+
+static void print_row(FILE *f, const struct mm_row *r, bool percpu)
+{
+	char c[32], fl[32], ml[32], del[32], dw[40], cl[32], cw[40], bpe[32], err[32], pc[32];
+
+	if (r->err) {
+		fprintf(f, "%11u error: %s\n", r->max_entries, r->why);
+		return;
+	}
+	fmt_bytes(r->created, c, sizeof(c));
+	fmt_bytes(r->filled, fl, sizeof(fl));
+	fmt_bytes(r->memlock_filled, ml, sizeof(ml));
+	fmt_bytes(r->deleted, del, sizeof(del));
+	fmt_bytes(r->closed, cl, sizeof(cl));
+	fmt_bytes(percpu ? r->percpu_filled : NAN, pc, sizeof(pc));
+	snprintf(bpe, sizeof(bpe), "-");
+	snprintf(err, sizeof(err), "-");
+	if (!isnan(r->filled) && r->entries)
+		snprintf(bpe, sizeof(bpe), "%.1f", r->filled / (double)r->entries);
+	if (!isnan(r->filled) && r->filled > 0 && !isnan(r->memlock_filled))
+		snprintf(err, sizeof(err), "%+.1f %%",
+			 (r->memlock_filled - r->filled) / r->filled * 100);
+	snprintf(dw, sizeof(dw), "-");
+	snprintf(cw, sizeof(cw), "-");
+	if (r->can_delete && r->memcg)
+		fmt_wait(&r->del_wait, r->del_waited, dw, sizeof(dw));
+	else if (!r->can_delete)
+		snprintf(del, sizeof(del), "no delete");
+	if (r->memcg && !isnan(r->closed))
+		fmt_wait(&r->close_wait, r->close_waited, cw, sizeof(cw));
+	if (!r->memcg) {
+		snprintf(c, sizeof(c), "unavailable");
+		snprintf(fl, sizeof(fl), "unavailable");
+		if (r->can_delete)
+			snprintf(del, sizeof(del), "unavailable");
+		snprintf(cl, sizeof(cl), "unavailable");
+	}
+	fprintf(f, "%11u %9llu %11s %11s %11s %9s %11s %10s %11s %-12s %11s %-10s\n",
+		r->max_entries, (unsigned long long)r->entries, c, fl, pc, bpe, ml, err, del, dw, cl,
+		cw);
+}
+
+static struct mb_json *num_or_null(double v)
+{
+	return isnan(v) ? mb_json_null() : mb_json_number(v);
+}
+
+static struct mb_json *wait_json(const struct mb_memcg_wait *w, bool waited)
+{
+	struct mb_json *o;
+
+	if (!waited)
+		return mb_json_null();
+	o = mb_json_object();
+	mb_json_set_num(o, "release_ms", (double)w->release_ms);
+	mb_json_set_num(o, "waited_ms", (double)w->waited_ms);
+	mb_json_set_bool(o, "reached", w->reached);
+	mb_json_set_bool(o, "settled", w->settled);
+	mb_json_set_bool(o, "interrupted", w->interrupted);
+	return o;
+}
+
+static struct mb_json *row_json(const struct mm_row *r)
+{
+	struct mb_json *o = mb_json_object();
+	double e = (double)r->entries;
+
+	mb_json_set_num(o, "max_entries", r->max_entries);
+	mb_json_set_num(o, "nr_entries", r->nr);
+	mb_json_set_str(o, "error", r->err ? r->why : NULL);
+	mb_json_set_num(o, "entries", e);
+	mb_json_set(o, "memcg_reason", r->memcg ? mb_json_null() : mb_json_string(r->memcg_why));
+	mb_json_set(o, "created_bytes", num_or_null(r->created));
+	mb_json_set(o, "filled_bytes", num_or_null(r->filled));
+	mb_json_set(o, "bytes_per_entry", num_or_null(e > 0 ? r->filled / e : NAN));
+	mb_json_set(o, "added_bytes_per_entry",
+		    num_or_null(e > 0 ? (r->filled - r->created) / e : NAN));
+	mb_json_set(o, "peak_bytes", num_or_null(r->peak));
+	mb_json_set(o, "percpu_created_bytes", num_or_null(r->percpu_created));
+	mb_json_set(o, "percpu_filled_bytes", num_or_null(r->percpu_filled));
+	mb_json_set(o, "usage_created_bytes", num_or_null(r->usage_created));
+	mb_json_set(o, "usage_filled_bytes", num_or_null(r->usage_filled));
+	mb_json_set(o, "memlock_created_bytes", num_or_null(r->memlock_created));
+	mb_json_set(o, "memlock_filled_bytes", num_or_null(r->memlock_filled));
+	mb_json_set(o, "memlock_deleted_bytes", num_or_null(r->memlock_deleted));
+	mb_json_set(o, "memlock_error", num_or_null(r->filled > 0 ?
+		    (r->memlock_filled - r->filled) / r->filled : NAN));
+	mb_json_set_bool(o, "can_delete", r->can_delete);
+	mb_json_set(o, "deleted_immediate_bytes", num_or_null(r->deleted_now));
+	mb_json_set(o, "deleted_bytes", num_or_null(r->deleted));
+	mb_json_set(o, "delete_release", wait_json(&r->del_wait, r->del_waited && r->memcg &&
+						   r->can_delete && !isnan(r->deleted)));
+	mb_json_set(o, "closed_bytes", num_or_null(r->closed));
+	mb_json_set(o, "close_release", wait_json(&r->close_wait, r->close_waited &&
+						  !isnan(r->closed)));
+	mb_json_set(o, "fill_ms", num_or_null(r->fill_ms));
+	mb_json_set(o, "delete_ms", num_or_null(r->delete_ms));
+	mb_json_set_str(o, "fill_method", r->err && isnan(r->fill_ms) ? NULL :
+				r->fill_batched ? "batch" : "single");
+	return o;
+}
+
+static struct mb_json *type_json(const struct mm_layout *l)
+{
+	struct mb_json *o = mb_json_object();
+	char flags[128];
+
+	mb_map_flags_format(l->flags, flags, sizeof(flags));
+	mb_json_set_num(o, "key_size", l->key_size);
+	mb_json_set_num(o, "value_size", l->value_size);
+	mb_json_set_bool(o, "percpu", l->t->percpu);
+	mb_json_set_str(o, "map_flags", flags);
+	mb_json_set(o, "rows", mb_json_array());
+	return o;
+}
+
+/* ---- the bench ---- */
+
+static int map_mem_setup(struct mb_run *run)
+{
+	const struct map_mem_args *a = run->args;
+	struct mm_state *st = calloc(1, sizeof(*st));
+	struct mb_json *mc;
+	bool inner = false;
+	char why[256];
+
+	if (!st)
+		return -ENOMEM;
+	run->priv = st;
+	run->runner = "syscall";
+	st->inner_fd = -1;
+	for (int i = 0; mb_map_types[i].name; i++)
+		inner |= (a->types & (1u << i)) && mb_map_types[i].map_in_map;
+	/* Made before any measurement's cgroup exists, so no row is charged for it. */
+	if (inner) {
+		st->inner_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "mb_mem_inner", 4, 4, 1, NULL);
+		if (st->inner_fd < 0) {
+			mb_explain_map_create(-errno, "creating the inner map for map-in-map types",
+					      why, sizeof(why));
+			return mb_run_fail(run, -errno, "%s", why);
+		}
+	}
+	st->memcg_ok = !mb_memcg_detect_self(&st->site, st->memcg_why, sizeof(st->memcg_why));
+	if (!st->memcg_ok)
+		mb_run_warn(run, "memory figures unavailable (%s): only memlock is measured",
+			    st->memcg_why);
+	/* What each row's cgroup will be, for the headers until the first one exists. */
+	st->cg.version = st->site.version;
+	st->cg.kmem = st->site.kmem;
+	mc = mem_memcg_json(&st->cg, st->memcg_ok, st->memcg_why);
+	if (st->memcg_ok) {
+		/* Each row has its own cgroup under this folder. */
+		mb_json_set(mc, "path", mb_json_null());
+		mb_json_set_str(mc, "parent", st->site.parent);
+	}
+	mb_json_set(mb_run_extra(run), "memcg", mc);
+	mb_json_set_num(mb_run_extra(run), "settle_ms", a->settle_ms);
+	mb_json_set_num(mb_run_extra(run), "release_timeout_ms", a->release_timeout_ms);
+	return 0;
+}
+
+static int measure_type(struct mb_run *run, struct mm_state *st,
+			const struct mb_map_type_info *t, struct mb_json *footprint)
+{
+	const struct map_mem_args *a = run->args;
+	FILE *f = mb_progress_stream();
+	struct mb_json *tj, *rows;
+	struct mm_layout l;
+	char why[256];
+	int err;
+
+	err = mm_layout_init(&l, t, a->key_size, a->value_size, a->map_flags, st->inner_fd);
+	if (err)
+		return mb_run_fail(run, err, "%s: cannot allocate buffers: %s", t->name,
+				   strerror(-err));
+	tj = type_json(&l);
+	rows = mb_json_get(tj, "rows");
+	print_header(f, &l, st);
+	if (mb_probe_map_type(t->type, t->name, why, sizeof(why))) {
+		fprintf(f, "%11s skipped: %s\n", "", why);
+		mb_json_set_str(tj, "skipped", why);
+	} else {
+		for (uint32_t i = 0; i < a->sizes.n && !mb_interrupted(); i++) {
+			struct mm_row r;
+
+			measure(run, st, &l, a->sizes.v[i], &r);
+			print_row(f, &r, t->percpu);
+			fflush(f);
+			mb_json_append(rows, row_json(&r));
+		}
+	}
+	mb_json_set(footprint, t->name, tj);
+	mm_layout_free(&l);
+	return 0;
+}
+
+static int map_mem_run_once(struct mb_run *run)
+{
+	const struct map_mem_args *a = run->args;
+	struct mm_state *st = run->priv;
+	struct mb_json *footprint = mb_json_child(mb_run_extra(run), "footprint");
+	int err;
+
+	for (int i = 0; mb_map_types[i].name && !mb_interrupted(); i++) {
+		if (!(a->types & (1u << i)))
+			continue;
+		err = measure_type(run, st, &mb_map_types[i], footprint);
+		if (err)
+			return err;
+	}
+	fputc('\n', mb_progress_stream());
+	if (!mb_log_quiet())
+		fprintf(mb_progress_stream(),
+			"B/entry: charged after the fill / entries; vs charged: memlock minus charged, in %% of charged (negative: memlock underestimates); "
+			"percpu: growth of /proc/meminfo Percpu (system-wide), per-CPU memory the cgroup may not count; (released): when the last drop was seen\n");
+	if (st->nr_failed)
+		return mb_run_fail(run, st->first_err, "%d of %d measurements failed; the first: %s",
+				   st->nr_failed, st->nr_rows, st->first_why);
+	return 0;
+}
+
+static void map_mem_teardown(struct mb_run *run)
+{
+	struct mm_state *st = run->priv;
+
+	if (!st)
+		return;
+	if (st->cg.created && mb_memcg_leave(&st->cg))
+		mb_run_warn(run, "cannot remove the memory cgroup %s", st->cg.path);
+	if (st->inner_fd >= 0)
+		close(st->inner_fd);
+	free(st);
+	run->priv = NULL;
+}
+
+const struct mb_bench mb_bench_map_mem = {
+	.name = "map-mem",
+	.family = "memory",
+	.desc = "memory footprint of every map type: charged at creation, filled, emptied, closed, beside memlock",
+	.opts = map_mem_opts,
+	.args_size = sizeof(struct map_mem_args),
+	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,
+	.validate = map_mem_validate,
+	.setup = map_mem_setup,
+	.run_once = map_mem_run_once,
+	.teardown = map_mem_teardown,
+};
