@@ -170,7 +170,8 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 {
 	if (level == LIBBPF_DEBUG && !log_cfg.verbose)
 		return 0;
-	if (!log_cfg.verbose && (strstr(fmt, "RLIMIT_MEMLOCK") || strstr(fmt, "Couldn't load")))
+	if (!log_cfg.verbose && (strstr(fmt, "RLIMIT_MEMLOCK") || strstr(fmt, "Couldn't load") ||
+				 strstr(fmt, "ulimit -l")))
 		return 0;
 	/* A failed load ends in mapbench's own message, which says more than these lines. */
 	if (!log_cfg.verbose && (strstr(fmt, "failed to load") || strstr(fmt, "load failed")))

@@ -55,6 +55,7 @@ const struct mb_suite_entry mb_default_suite[] = {
 	/* hash */
 
 	/* memory */
+	{ .bench = "htab-mem" },
 
 	/* lpm */
 

@@ -179,17 +179,18 @@ static int htab_mem_setup(struct mb_run *run)
 	else
 		st->memcg_ok = true;
 	err = htab_mem_load(run, st, true);
-	if (err) {
+	if (err && err != -EPERM) {
 		mb_debug("%s: tp_btf programs failed (%s); trying raw_tp", run->bench->name,
 			 strerror(-err));
 		err = htab_mem_load(run, st, false);
 	}
+	if (err == -EPERM) {
+		mb_explain_eperm(why, sizeof(why));
+		return mb_run_skip(run, "%s", why);
+	}
 	if (err) {
-		if (err == -EPERM)
-			mb_explain_eperm(why, sizeof(why));
-		else
-			mb_explain_map_create(err, "loading the hash map and its sys_enter programs",
-					      why, sizeof(why));
+		mb_explain_map_create(err, "loading the hash map and its sys_enter programs", why,
+				      sizeof(why));
 		return mb_run_fail(run, err, "%s (-v shows libbpf's log)", why);
 	}
 	if (st->memcg_ok && mb_memcg_read(&st->cg, &st->at_setup))

@@ -541,7 +541,7 @@ static void print_header(FILE *f, const struct mm_layout *l, const struct mm_sta
 		fprintf(f, "charged = %s of a fresh cgroup %s per row\n",
 			mb_memcg_charged_name(&st->cg), mb_memcg_version_name(st->cg.version));
 	else
-		fprintf(f, "memory cgroup unavailable: memlock only\n");
+		fprintf(f, "memory cgroup unavailable (%s): memlock only\n", st->memcg_why);
 	fprintf(f, "%11s %9s %11s %11s %11s %9s %11s %10s %11s %-12s %11s %-10s\n",
 		"max_entries", "entries", "created", "filled", "percpu", "B/entry", "memlock",
 		"vs charged", "deleted", "(released)", "closed", "(released)");
@@ -689,12 +689,15 @@ static int map_mem_setup(struct mb_run *run)
 		}
 	}
 	st->memcg_ok = !mb_memcg_detect_self(&st->site, st->memcg_why, sizeof(st->memcg_why));
+	/* A trial cgroup: whether one can be made and joined is checked once, up front. */
+	if (st->memcg_ok && mb_memcg_enter(&st->site, &st->cg, st->memcg_why,
+					   sizeof(st->memcg_why)))
+		st->memcg_ok = false;
+	if (st->cg.created && mb_memcg_leave(&st->cg))
+		mb_run_warn(run, "cannot remove the memory cgroup %s", st->cg.path);
 	if (!st->memcg_ok)
 		mb_run_warn(run, "memory figures unavailable (%s): only memlock is measured",
 			    st->memcg_why);
-	/* What each row's cgroup will be, for the headers until the first one exists. */
-	st->cg.version = st->site.version;
-	st->cg.kmem = st->site.kmem;
 	mc = mem_memcg_json(&st->cg, st->memcg_ok, st->memcg_why);
 	if (st->memcg_ok) {
 		/* Each row has its own cgroup under this folder. */

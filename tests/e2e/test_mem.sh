@@ -1,0 +1,240 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# Memory benches: htab-mem (three use cases, preallocated and not), map-mem (every map type),
+# memory accounting with and without a memory cgroup, every bad-input path, and no cgroup left
+# behind: after success, errors, SIGINT and SIGTERM.
+. "$(dirname "$0")/lib.sh"
+
+# Folders mapbench makes its cgroups in: our v1 memory cgroup (or the v1 root), a v2 root.
+cg_dirs() {
+	local v1 v2
+	v1=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3; exit }' /proc/self/cgroup)
+	v2=$(awk -F: '$1 == "0" { print $3; exit }' /proc/self/cgroup)
+	for d in "/sys/fs/cgroup/memory$v1" /sys/fs/cgroup/memory /sys/fs/cgroup \
+		 /sys/fs/cgroup/unified "/sys/fs/cgroup$v2" "/sys/fs/cgroup/unified$v2"; do
+		[ -d "$d" ] && echo "$d"
+	done | sort -u
+}
+
+# mapbench-<pid>-<n> cgroups whose process is gone: left behind.
+stale_cgroups() {
+	local n=0 d pid
+	for d in $(find $(cg_dirs) -maxdepth 1 -type d -name 'mapbench-*' 2>/dev/null | sort -u); do
+		pid=${d##*/mapbench-}
+		pid=${pid%%-*}
+		[ -d "/proc/$pid" ] || n=$((n + 1))
+	done
+	echo "$n"
+}
+
+# cgroups of a running mapbench process.
+cgroups_of() {
+	find $(cg_dirs) -maxdepth 1 -type d -name "mapbench-$1-*" 2>/dev/null | wc -l
+}
+
+STALE0=$(stale_cgroups)
+BPF0=$(leftover_bpf)
+no_cgroup_left() {
+	check "no cgroup left behind: $1" [ "$(stale_cgroups)" -le "$STALE0" ]
+}
+
+# The kernel's run_bench_htab_mem.sh scrapers (its %7.2lf pads after the plus-minus sign).
+scrape_prod_op() { grep Summary "$1" | tail -n1 | sed -E 's/.* per-prod-op\s+([0-9]+\.[0-9]+ ± \s*[0-9]+\.[0-9]+k\/s).*/\1/'; }
+scrape_avg_mem() { grep Summary "$1" | tail -n1 | sed -E 's/.* memory usage\s+([0-9]+\.[0-9]+ ± \s*[0-9]+\.[0-9]+MiB).*/\1/'; }
+scrape_peak_mem() { grep Summary "$1" | tail -n1 | sed -E 's/.*peak memory usage\s+([0-9]+\.[0-9]+MiB).*/\1/'; }
+
+# Is there a memory cgroup here (the checks of figures need one)?
+run -w0 -d1 --interval_ms 100 htab-mem --format json
+MEMCG=$(jq -r '.results[0].extra.memcg.available' "$OUT")
+
+# ---- htab-mem: text in the kernel's wording ----
+expect_rc 0 "htab-mem overwrite -p2" "${FAST[@]}" -p2 htab-mem --use-case overwrite
+check "htab-mem prints one Iter line per sample" [ "$(grep -c '^Iter ' "$OUT")" -eq 2 ]
+check "progress line wording" \
+	grep -qE '^Iter   0 \( *-?[0-9]+\.[0-9]{3}us\): per-prod-op +[0-9]+\.[0-9]{2}k/s, memory usage ' "$OUT"
+check "Summary is the last line" bash -c "tail -n1 $OUT | grep -q '^Summary: per-prod-op'"
+v=$(scrape_prod_op "$OUT")
+check "per-prod-op scraper parses the Summary ($v)" bash -c "[[ '$v' =~ ^[0-9]+\.[0-9]+\ ±\ +[0-9]+\.[0-9]+k/s$ ]]"
+if [ "$MEMCG" = true ]; then
+	v=$(scrape_avg_mem "$OUT")
+	check "avg mem scraper parses the Summary ($v)" \
+		bash -c "[[ '$v' =~ ^[0-9]+\.[0-9]+\ ±\ +[0-9]+\.[0-9]+MiB$ ]]"
+	v=$(scrape_peak_mem "$OUT")
+	check "peak mem scraper parses the Summary ($v)" bash -c "[[ '$v' =~ ^[0-9]+\.[0-9]+MiB$ ]]"
+	check "the Memory note names the cgroup" grep -qE '^Memory: cgroup v[12] .*/mapbench-[0-9]+-[0-9]+' "$OUT"
+fi
+check "the Latency note gives ns per map operation" grep -qE '^Latency: in-kernel .* us per op \(64 map operations, [0-9.]+ ns each\)' "$OUT"
+no_cgroup_left "htab-mem text"
+
+# ---- htab-mem: every use case, preallocated and not ----
+for uc in overwrite batch_add_batch_del add_del_on_diff_cpu; do
+	for pre in "" --preallocated; do
+		name="htab-mem $uc${pre:+ $pre}"
+		expect_rc 0 "$name" "${FAST[@]}" -p2 htab-mem --use-case "$uc" $pre --format json
+		jq_check "$name: ok, ops counted" "$OUT" \
+			'.results[0].status == "ok" and .results[0].summary.totals.ops > 0'
+		jq_check "$name: every op is 64 map operations, none failed" "$OUT" \
+			'.results[0].summary.totals as $t | $t.errors == 0 and $t.hits == 64 * $t.ops'
+		jq_check "$name: says what an op is" "$OUT" \
+			'.results[0].extra.map_ops_per_op == 64 and (.results[0].extra.op | test("64 map operations"))'
+		jq_check "$name: runner and trigger" "$OUT" \
+			'.results[0].runner == "trigger" and (.results[0].extra.trigger | test("sys_enter"))'
+		jq_check "$name: in-kernel ns per map op is sane (1..100000)" "$OUT" \
+			'.results[0].extra.map_op_latency_ns > 1 and .results[0].extra.map_op_latency_ns < 100000'
+		if [ "$MEMCG" = true ]; then
+			jq_check "$name: memory per sample, no sample above the peak" "$OUT" \
+				'.results[0] as $r | [$r.samples[].metrics.memory | . > 0 and . <= $r.extra.memcg.peak_bytes] | all'
+			jq_check "$name: kernel memory below usage" "$OUT" \
+				'[.results[0].samples[].metrics | .kmem <= .memory] | all'
+		fi
+		schema_check "$OUT"
+	done
+done
+# The preallocated map holds all its entries from the start.
+expect_rc 0 "htab-mem --preallocated --value-size 256" "${FAST[@]}" htab-mem --preallocated \
+	--value-size 256 --format json
+jq_check "preallocated memlock covers max_entries x value size" "$OUT" \
+	'.results[0].extra.memory.htab.memlock_bytes >= 8192 * 256'
+no_cgroup_left "htab-mem runs"
+
+# ---- without a memory cgroup: memory unavailable, the rest runs ----
+MAPBENCH_CGROUP_ROOT=/nonexistent "$MB" "${FAST[@]}" htab-mem >"$OUT" 2>"$ERR"
+rc=$?
+check "htab-mem without memcg exits 0 (got $rc)" [ "$rc" -eq 0 ]
+check "progress says unavailable" grep -q 'memory usage unavailable$' "$OUT"
+check "Summary says unavailable" grep -q '^Summary: per-prod-op .*, memory usage unavailable, peak memory usage unavailable$' "$OUT"
+check "the reason is given" grep -q '^Memory: unavailable: no memory cgroup' "$OUT"
+MAPBENCH_CGROUP_ROOT=/nonexistent "$MB" "${FAST[@]}" htab-mem --format json >"$OUT" 2>"$ERR"
+jq_check "JSON: memcg unavailable with its reason, metrics null" "$OUT" \
+	'.results[0].extra.memcg.available == false and (.results[0].extra.memcg.reason | test("no memory cgroup")) and .results[0].summary.metrics.memory == null'
+MAPBENCH_CGROUP_ROOT=/nonexistent "$MB" map-mem --map_type hash,array --format json >"$OUT" 2>"$ERR"
+rc=$?
+check "map-mem without memcg exits 0 (got $rc)" [ "$rc" -eq 0 ]
+jq_check "map-mem without memcg: memlock only, reason per row" "$OUT" \
+	'[.results[0].extra.footprint[].rows[] | .created_bytes == null and .memlock_filled_bytes > 0 and (.memcg_reason | test("no memory cgroup"))] | all'
+
+# ---- map-mem: every map type at two sizes ----
+expect_rc 0 "map-mem every type" map-mem --max_entries 1000,4000 --settle_ms 100 \
+	--release_timeout_ms 3000 --format json
+jq_check "map-mem measured all ten types" "$OUT" '.results[0].extra.footprint | length == 10'
+jq_check "two rows per type, none failed" "$OUT" \
+	'[.results[0].extra.footprint[] | (.rows | length == 2) and ([.rows[].error] | all(. == null))] | all'
+jq_check "every row has memlock and entries" "$OUT" \
+	'[.results[0].extra.footprint[].rows[] | .memlock_filled_bytes > 0 and .entries > 0] | all'
+if [ "$MEMCG" = true ]; then
+	F='.results[0].extra.footprint'
+	jq_check "every map is charged, more at 4000 than at 1000 entries" "$OUT" \
+		"[$F[] | .rows[0].filled_bytes > 0 and .rows[1].filled_bytes > .rows[0].filled_bytes] | all"
+	jq_check "preallocated hash: charged at creation, holds key and value" "$OUT" \
+		"$F.hash.rows[1] | .created_bytes >= 4000 * 12 and .filled_bytes - .created_bytes < 65536"
+	jq_check "preallocated hash: memlock within 10 % of the charge" "$OUT" \
+		"$F.hash.rows[1].memlock_error | fabs < 0.1"
+	jq_check "array: 8-byte values cost 8..32 bytes per entry" "$OUT" \
+		"$F.array.rows[1].bytes_per_entry | . >= 8 and . <= 32"
+	jq_check "lpm_trie: nodes are charged on insert" "$OUT" \
+		"$F.lpm_trie.rows[1] | .filled_bytes > .created_bytes + 4000 * 16"
+	jq_check "closed maps are released (to within 256 KiB)" "$OUT" \
+		"[$F[].rows[] | .closed_bytes < 262144 and (.close_release.reached or .close_release.settled)] | all"
+	jq_check "types without delete say so" "$OUT" \
+		"$F.array.rows[0].can_delete == false and $F.bloom_filter.rows[0].can_delete == false and $F.hash.rows[0].can_delete"
+fi
+schema_check "$OUT"
+
+expect_rc 0 "map-mem hash no_prealloc" map-mem --map_type hash --map_flags no_prealloc \
+	--max_entries 4000 --settle_ms 100 --release_timeout_ms 3000 --format json
+if [ "$MEMCG" = true ]; then
+	jq_check "no_prealloc: elements are charged on insert, memlock underestimates" "$OUT" \
+		'.results[0].extra.footprint.hash.rows[0] | .filled_bytes > .created_bytes + 4000 * 16 and .memlock_error < 0'
+	jq_check "no_prealloc: the release wait is reported" "$OUT" \
+		'.results[0].extra.footprint.hash.rows[0].delete_release | .waited_ms >= 0 and (.reached or .settled)'
+fi
+
+expect_rc 0 "map-mem text" map-mem --map_type hash,bloom_filter --max_entries 1000 \
+	--release_timeout_ms 0
+check "one table per map type" [ "$(grep -c '^map-mem: ' "$OUT")" -eq 2 ]
+check "table header" grep -qE '^max_entries +entries +created +filled +percpu +B/entry +memlock +vs charged' "$OUT"
+check "a row per size" grep -qE '^ +1000 +1000 ' "$OUT"
+[ "$MEMCG" = true ] && check "without waiting: 'not waited'" grep -q 'not waited' "$OUT"
+no_cgroup_left "map-mem runs"
+
+# ---- errors: nothing left behind ----
+expect_rc 1 "map-mem: a size the kernel refuses fails" map-mem --map_type percpu_hash \
+	--value_size 40000 --max_entries 10
+check "the row says why" grep -q "error: creating the map: the kernel refused the size (E2BIG)" "$OUT"
+no_cgroup_left "failed map creation"
+if command -v setpriv >/dev/null; then
+	# Root without CAP_PERFMON: the cgroup is made, loading the programs fails.
+	setpriv --bounding-set=-all,+bpf "$MB" "${FAST[@]}" htab-mem >"$OUT" 2>"$ERR"
+	rc=$?
+	check "htab-mem without CAP_PERFMON is skipped, exit 77 (got $rc)" [ "$rc" -eq 77 ]
+	check "says CAP_PERFMON is missing" grep -q "CAP_PERFMON is missing" "$ERR"
+	no_cgroup_left "set-up failed after the cgroup was made"
+fi
+
+# ---- bad input: one line, exit 2, nothing made ----
+expect_usage "-p/--producers 3: --use-case add_del_on_diff_cpu needs an even number" \
+	-p3 htab-mem --use-case add_del_on_diff_cpu
+expect_usage "--value-size 5000: must be 1..4096" htab-mem --value-size 5000
+expect_usage "--value-size 0: must be 1..4096" htab-mem --value-size 0
+expect_usage "--use-case delete: must be one of overwrite, batch_add_batch_del, add_del_on_diff_cpu" \
+	htab-mem --use-case delete
+expect_usage "--max-entries 100: must be 0 or at least 128" -p2 htab-mem --max-entries 100
+expect_usage "--preallocated takes no value" htab-mem --preallocated=1
+expect_usage "--map_type tree: unknown map type 'tree' (known: all, hash" map-mem --map_type tree
+expect_usage "--max_entries 0: each size must be 1..67108864" map-mem --max_entries 0
+expect_usage "--max_entries 10k,: ends with ','" map-mem --max_entries 10k,
+expect_usage "--nr_entries 20000: must be at most the smallest --max_entries (10000)" \
+	map-mem --max_entries 10k,1M --nr_entries 20000
+expect_usage "--key_size 8: array keys are 4-byte indexes" map-mem --map_type array --key_size 8
+expect_usage "--key_size 4: bloom_filter has no key" map-mem --map_type bloom_filter --key_size 4
+expect_usage "--key_size 300: lpm_trie keys hold 1..256 data bytes" map-mem --map_type lpm_trie \
+	--key_size 300
+expect_usage "--value_size 8: hash_of_maps values are inner map fds (must be 4)" \
+	map-mem --map_type hash_of_maps --value_size 8
+expect_usage "--map_flags no_prealloc: array does not take no_prealloc" map-mem --map_type array \
+	--map_flags no_prealloc
+expect_usage "--map_flags 0x100000: no selected map type takes 0x100000" map-mem --map_flags 0x100000
+expect_usage "--key_size 1: hash keys of 1 bytes give 256 distinct keys, fewer than the 1000" \
+	map-mem --map_type hash --key_size 1 --max_entries 1000
+expect_usage "-p/--producers 2: this bench needs a single producer" -p2 map-mem
+no_cgroup_left "bad input"
+
+# ---- SIGINT / SIGTERM mid-run: the cgroup goes, partial results are kept ----
+wait_cgroup() {
+	for _ in $(seq 50); do
+		[ "$(cgroups_of "$1")" -gt 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+if [ "$MEMCG" = true ]; then
+	"$MB" -w0 -d100 --interval_ms 100 htab-mem --format json -o "$TMP/int.json" >"$OUT" 2>"$ERR" &
+	pid=$!
+	wait_cgroup $pid
+	check "htab-mem runs in its own cgroup" [ "$(cgroups_of $pid)" -eq 1 ]
+	sleep 0.5
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	check "htab-mem: SIGINT exits 130 (got $rc)" [ "$rc" -eq 130 ]
+	jq_check "htab-mem: interrupted result kept" "$TMP/int.json" \
+		'.results[0].status == "interrupted" and .results[0].summary.samples >= 1'
+	check "htab-mem: cgroup removed after SIGINT" [ "$(cgroups_of $pid)" -eq 0 ]
+
+	# map-mem in a long fill (each map-in-map batch waits for RCU).
+	"$MB" map-mem --map_type array_of_maps --max_entries 200k --format json \
+		-o "$TMP/term.json" >"$OUT" 2>"$ERR" &
+	pid=$!
+	sleep 1
+	wait_cgroup $pid
+	kill -TERM $pid
+	wait $pid
+	rc=$?
+	check "map-mem: SIGTERM exits 130 (got $rc)" [ "$rc" -eq 130 ]
+	jq_check "map-mem: interrupted" "$TMP/term.json" '.results[0].status == "interrupted"'
+	check "map-mem: cgroup removed after SIGTERM" [ "$(cgroups_of $pid)" -eq 0 ]
+fi
+no_cgroup_left "signals"
+check "no BPF program or map left behind" [ "$(leftover_bpf)" -le "$BPF0" ]
+
+finish

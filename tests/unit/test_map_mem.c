@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/* map-mem and htab-mem options, and map-mem's per-type layouts (no BPF needed). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <linux/bpf.h>
+
+#include "benchs/map_mem.h"
+#include "maps.h"
+#include "opts.h"
+#include "registry.h"
+
+static const struct mb_opt *opt_of(const char *bench, const char *name)
+{
+	const struct mb_bench *b = mb_bench_find(bench);
+	int i;
+
+	assert_non_null(b);
+	i = mb_opt_find(b->opts, name);
+	assert_true(i >= 0);
+	return &b->opts[i];
+}
+
+/* Apply @arg to a scratch args buffer; the formatted value or the error message in @out. */
+static int apply(const char *bench, const char *name, const char *arg, char *out, size_t len)
+{
+	const struct mb_opt *opt = opt_of(bench, name);
+	char args[512] = { 0 };
+	int err;
+
+	assert_true(mb_bench_find(bench)->args_size <= sizeof(args));
+	err = mb_opt_apply(opt, args, arg, out, len);
+	if (!err)
+		mb_opt_format(opt, args, out, len);
+	return err;
+}
+
+static void expect_ok(const char *bench, const char *name, const char *arg, const char *fmt)
+{
+	char out[512];
+
+	assert_int_equal(apply(bench, name, arg, out, sizeof(out)), 0);
+	assert_string_equal(out, fmt);
+}
+
+static void expect_bad(const char *bench, const char *name, const char *arg, const char *part)
+{
+	char out[512];
+
+	assert_int_equal(apply(bench, name, arg, out, sizeof(out)), -EINVAL);
+	if (!strstr(out, part))
+		fail_msg("message '%s' lacks '%s'", out, part);
+}
+
+static void test_map_types(void **state)
+{
+	(void)state;
+	expect_ok("map-mem", "map_type", "all", "all");
+	expect_ok("map-mem", "map_type", "hash", "hash");
+	/* Printed in the table's order, whatever order was given. */
+	expect_ok("map-mem", "map_type", "lpm_trie,hash,bloom_filter", "hash,lpm_trie,bloom_filter");
+	expect_ok("map-mem", "map_type",
+		  "hash,percpu_hash,lru_hash,lru_percpu_hash,array,percpu_array,array_of_maps,hash_of_maps,lpm_trie,bloom_filter",
+		  "all");
+	expect_bad("map-mem", "map_type", "tree", "--map_type tree: unknown map type 'tree' (known: all, hash");
+	expect_bad("map-mem", "map_type", "hash,", "ends with ','");
+	expect_bad("map-mem", "map_type", ",hash", "names joined by ','");
+	expect_bad("map-mem", "map_type", "", "must not be empty");
+}
+
+static void test_sizes(void **state)
+{
+	(void)state;
+	expect_ok("map-mem", "max_entries", "10000", "10000");
+	expect_ok("map-mem", "max_entries", "10k,1M", "10000,1000000");
+	expect_ok("map-mem", "max_entries", "1,0x10", "1,16");
+	expect_bad("map-mem", "max_entries", "0", "each size must be 1..67108864");
+	expect_bad("map-mem", "max_entries", "100M", "each size must be 1..67108864");
+	expect_bad("map-mem", "max_entries", "10k,", "ends with ','");
+	expect_bad("map-mem", "max_entries", "10k,,1M", "sizes joined by ','");
+	expect_bad("map-mem", "max_entries", "ten", "each size must be");
+	expect_bad("map-mem", "max_entries", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17",
+		   "at most 16 sizes");
+}
+
+static void test_flags_and_ranges(void **state)
+{
+	char out[512];
+
+	(void)state;
+	expect_ok("map-mem", "map_flags", "no_prealloc", "no_prealloc");
+	expect_ok("map-mem", "map_flags", "0x1", "no_prealloc");
+	expect_bad("map-mem", "map_flags", "prealloc", "unknown flag name");
+	assert_int_equal(apply("map-mem", "key_size", "0", out, sizeof(out)), -EINVAL);
+	assert_string_equal(out, "--key_size 0: must be 1..512");
+	assert_int_equal(apply("map-mem", "value_size", "65537", out, sizeof(out)), -EINVAL);
+	/* htab-mem: the kernel's options and limits. */
+	expect_ok("htab-mem", "use-case", "add_del_on_diff_cpu", "add_del_on_diff_cpu");
+	expect_bad("htab-mem", "use-case", "delete",
+		   "must be one of overwrite, batch_add_batch_del, add_del_on_diff_cpu");
+	expect_ok("htab-mem", "value-size", "4096", "4096");
+	assert_int_equal(apply("htab-mem", "value-size", "4097", out, sizeof(out)), -EINVAL);
+	assert_string_equal(out, "--value-size 4097: must be 1..4096");
+	assert_int_equal(apply("htab-mem", "value-size", "0", out, sizeof(out)), -EINVAL);
+}
+
+static void test_layouts(void **state)
+{
+	struct mm_layout l;
+
+	(void)state;
+	/* Arrays: 4-byte index keys whatever --key_size says. */
+	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("array"), 16, 8, 0, -1), 0);
+	assert_int_equal(l.key_size, 4);
+	assert_int_equal(l.stride, 8);
+	assert_true(mm_keys_fit(&l, 100000000));
+	mm_layout_free(&l);
+	/* LPM: prefix length plus data, always BPF_F_NO_PREALLOC. */
+	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("lpm_trie"), 4, 8, 0, -1), 0);
+	assert_int_equal(l.key_size, 8);
+	assert_int_equal(l.flags, BPF_F_NO_PREALLOC);
+	mm_layout_free(&l);
+	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("lpm_trie"), 300, 8, 0, -1), 0);
+	assert_int_equal(l.key_size, 4 + MM_LPM_MAX_DATA);
+	mm_layout_free(&l);
+	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("lpm_trie"), 1, 8, 0, -1), 0);
+	assert_true(mm_keys_fit(&l, 256));
+	assert_false(mm_keys_fit(&l, 257));
+	mm_layout_free(&l);
+	/* Per-CPU values: one 8-byte aligned slot per possible CPU in user buffers. */
+	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("percpu_hash"), 4, 12, 0, -1), 0);
+	assert_int_equal(l.value_size, 12);
+	assert_true(l.stride >= 16 && l.stride % 16 == 0);
+	mm_layout_free(&l);
+	/* Map-in-map: 4-byte fd values; flags the type does not take are dropped. */
+	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("hash_of_maps"), 4, 64,
+					BPF_F_NO_PREALLOC | BPF_F_ZERO_SEED, 7), 0);
+	assert_int_equal(l.value_size, 4);
+	assert_int_equal(l.flags, BPF_F_NO_PREALLOC);
+	assert_int_equal(l.inner_fd, 7);
+	mm_layout_free(&l);
+	/* Bloom filter: no key. */
+	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("bloom_filter"), 4, 8, 0, -1), 0);
+	assert_int_equal(l.key_size, 0);
+	assert_true(mm_keys_fit(&l, 1ULL << 40));
+	mm_layout_free(&l);
+	/* Hash keys of 2 bytes hold 65536 distinct keys. */
+	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("hash"), 2, 8, 0, -1), 0);
+	assert_true(mm_keys_fit(&l, 65536));
+	assert_false(mm_keys_fit(&l, 65537));
+	/* Big values: buffers stay small, one entry per batch at least. */
+	mm_layout_free(&l);
+	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("hash"), 4, 65536, 0, -1), 0);
+	assert_true(l.chunk >= 1 && (size_t)l.chunk * l.stride <= (8u << 20));
+	mm_layout_free(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_map_types),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_flags_and_ranges),
+		cmocka_unit_test(test_layouts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
