@@ -327,8 +327,9 @@ static double delta(uint64_t now, uint64_t base)
 
 /*
  * Per-CPU memory in use system-wide (/proc/meminfo "Percpu": populated pages of every CPU).
- * Per-CPU map values live there, and not every kernel charges them to the cgroup (this one's
- * v1 counters do not), so map-mem shows its growth beside the cgroup's figures.
+ * Per-CPU values allocated while a map is created are not charged to the creator's cgroup
+ * (map_create records the map's cgroup after the allocation, and bpf_map_alloc_percpu charges
+ * the map's), so map-mem shows their growth beside the cgroup's figures.
  */
 static double percpu_now(void)
 {
@@ -763,7 +764,7 @@ static int map_mem_run_once(struct mb_run *run)
 	if (!mb_log_quiet())
 		fprintf(mb_progress_stream(),
 			"B/entry: charged after the fill / entries; vs charged: memlock minus charged, in %% of charged (negative: memlock underestimates); "
-			"percpu: growth of /proc/meminfo Percpu (system-wide), per-CPU memory the cgroup may not count; (released): when the last drop was seen\n");
+			"percpu: growth of /proc/meminfo Percpu (system-wide): per-CPU values made with the map are not charged to its cgroup; (released): when the last drop was seen\n");
 	if (st->nr_failed)
 		return mb_run_fail(run, st->first_err, "%d of %d measurements failed; the first: %s",
 				   st->nr_failed, st->nr_rows, st->first_why);
