@@ -37,7 +37,8 @@ bpf_held_by() {
 	held_bpf_ids "$1" | grep -c '^prog_id:'
 }
 
-# mapbench memory cgroups on this system (v1 and v2 hierarchies).
+# mapbench memory cgroups on this system (v1 and v2 hierarchies). v1 ones nest in the
+# process's own memory cgroup, which can be deep (memory/process_api/<id>/mapbench-*).
 mapbench_cgroups() {
-	find /sys/fs/cgroup -maxdepth 3 -name 'mapbench-*' -type d 2>/dev/null | wc -l
+	find /sys/fs/cgroup -maxdepth 6 -name 'mapbench-*' -type d 2>/dev/null | wc -l
 }

@@ -11,6 +11,7 @@ QUICK=(-w0 -d1 --interval_ms 100)
 # Benches whose defaults are slow under valgrind get smaller settings here.
 bench_args() {
 	case "$1" in
+	map-mem) echo --max_entries 1000 --settle_ms 50 --release_timeout_ms 2000 ;;
 	*) ;;
 	esac
 }

@@ -140,14 +140,15 @@ bool mb_memcg_name_parse(const char *name, pid_t *pid)
 	long v = 0;
 	int digits;
 
-	if (strncmp(name, MB_MEMCG_PREFIX, plen))
+	/* Only the names mapbench makes: decimal numbers without leading zeros. */
+	if (strncmp(name, MB_MEMCG_PREFIX, plen) || *p == '0')
 		return false;
 	for (digits = 0; isdigit((unsigned char)*p) && digits < 10; p++, digits++)
 		v = v * 10 + (*p - '0');
 	if (!digits || *p != '-' || v <= 0)
 		return false;
 	p++;
-	if (!isdigit((unsigned char)*p))
+	if (!isdigit((unsigned char)*p) || *p == '0')
 		return false;
 	while (isdigit((unsigned char)*p))
 		p++;

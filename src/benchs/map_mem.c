@@ -24,6 +24,7 @@
 #include "memcg.h"
 #include "numparse.h"
 #include "probe.h"
+#include "report.h"
 #include "runner.h"
 
 #define MM_MAX_SIZES	16
@@ -498,97 +499,6 @@ out:
 
 /* ---- output ---- */
 
-static void fmt_bytes(double v, char *buf, size_t len)
-{
-	mem_format_bytes(v, buf, len);
-}
-
-static void fmt_ms(uint64_t ms, char *buf, size_t len)
-{
-	if (ms < 1000)
-		snprintf(buf, len, "%llu ms", (unsigned long long)ms);
-	else
-		snprintf(buf, len, "%.1f s", (double)ms / 1e3);
-}
-
-/* When the last drop came; "at once" when already down, "none" when nothing dropped. */
-static void fmt_wait(const struct mb_memcg_wait *w, bool waited, char *buf, size_t len)
-{
-	char t[32];
-
-	if (!waited) {
-		snprintf(buf, len, "not waited");
-	} else if (w->interrupted) {
-		snprintf(buf, len, "interrupted");
-	} else if (!w->reached && !w->settled) {
-		fmt_ms(w->waited_ms, t, sizeof(t));
-		snprintf(buf, len, "falling %s", t);
-	} else if (!w->release_ms) {
-		fmt_ms(w->waited_ms, t, sizeof(t));
-		snprintf(buf, len, w->reached ? "at once" : "none in %s", t);
-	} else {
-		fmt_ms(w->release_ms, buf, len);
-	}
-}
-
-static void print_header(FILE *f, const struct mm_layout *l, const struct mm_state *st)
-{
-	char flags[128];
-
-	mb_map_flags_format(l->flags, flags, sizeof(flags));
-	fprintf(f, "\nmap-mem: %s, key %u B, value %u B%s, flags %s; ", l->t->name, l->key_size,
-		l->value_size, l->t->percpu ? " per CPU" : "", flags);
-	if (st->memcg_ok)
-		fprintf(f, "charged = %s of a fresh cgroup %s per row\n",
-			mb_memcg_charged_name(&st->cg), mb_memcg_version_name(st->cg.version));
-	else
-		fprintf(f, "memory cgroup unavailable (%s): memlock only\n", st->memcg_why);
-	fprintf(f, "%11s %9s %11s %11s %11s %9s %11s %10s %11s %-12s %11s %-10s\n",
-		"max_entries", "entries", "created", "filled", "percpu", "B/entry", "memlock",
-		"vs charged", "deleted", "(released)", "closed", "(released)");
-}
-
-static void print_row(FILE *f, const struct mm_row *r, bool percpu)
-{
-	char c[32], fl[32], ml[32], del[32], dw[40], cl[32], cw[40], bpe[32], err[32], pc[32];
-
-	if (r->err) {
-		fprintf(f, "%11u error: %s\n", r->max_entries, r->why);
-		return;
-	}
-	fmt_bytes(r->created, c, sizeof(c));
-	fmt_bytes(r->filled, fl, sizeof(fl));
-	fmt_bytes(r->memlock_filled, ml, sizeof(ml));
-	fmt_bytes(r->deleted, del, sizeof(del));
-	fmt_bytes(r->closed, cl, sizeof(cl));
-	fmt_bytes(percpu ? r->percpu_filled : NAN, pc, sizeof(pc));
-	snprintf(bpe, sizeof(bpe), "-");
-	snprintf(err, sizeof(err), "-");
-	if (!isnan(r->filled) && r->entries)
-		snprintf(bpe, sizeof(bpe), "%.1f", r->filled / (double)r->entries);
-	if (!isnan(r->filled) && r->filled > 0 && !isnan(r->memlock_filled))
-		snprintf(err, sizeof(err), "%+.1f %%",
-			 (r->memlock_filled - r->filled) / r->filled * 100);
-	snprintf(dw, sizeof(dw), "-");
-	snprintf(cw, sizeof(cw), "-");
-	if (r->can_delete && r->memcg)
-		fmt_wait(&r->del_wait, r->del_waited, dw, sizeof(dw));
-	else if (!r->can_delete)
-		snprintf(del, sizeof(del), "no delete");
-	if (r->memcg && !isnan(r->closed))
-		fmt_wait(&r->close_wait, r->close_waited, cw, sizeof(cw));
-	if (!r->memcg) {
-		snprintf(c, sizeof(c), "unavailable");
-		snprintf(fl, sizeof(fl), "unavailable");
-		if (r->can_delete)
-			snprintf(del, sizeof(del), "unavailable");
-		snprintf(cl, sizeof(cl), "unavailable");
-	}
-	fprintf(f, "%11u %9llu %11s %11s %11s %9s %11s %10s %11s %-12s %11s %-10s\n",
-		r->max_entries, (unsigned long long)r->entries, c, fl, pc, bpe, ml, err, del, dw, cl,
-		cw);
-}
-
 static struct mb_json *num_or_null(double v)
 {
 	return isnan(v) ? mb_json_null() : mb_json_number(v);
@@ -716,7 +626,7 @@ static int measure_type(struct mb_run *run, struct mm_state *st,
 {
 	const struct map_mem_args *a = run->args;
 	FILE *f = mb_progress_stream();
-	struct mb_json *tj, *rows;
+	struct mb_json *tj, *rows, *row;
 	struct mm_layout l;
 	char why[256];
 	int err;
@@ -726,8 +636,10 @@ static int measure_type(struct mb_run *run, struct mm_state *st,
 		return mb_run_fail(run, err, "%s: cannot allocate buffers: %s", t->name,
 				   strerror(-err));
 	tj = type_json(&l);
+	mb_json_set(footprint, t->name, tj);
+	tj = mb_json_get(footprint, t->name);
 	rows = mb_json_get(tj, "rows");
-	print_header(f, &l, st);
+	mm_print_header(f, t->name, tj, mb_run_extra(run));
 	if (mb_probe_map_type(t->type, t->name, why, sizeof(why))) {
 		fprintf(f, "%11s skipped: %s\n", "", why);
 		mb_json_set_str(tj, "skipped", why);
@@ -736,12 +648,12 @@ static int measure_type(struct mb_run *run, struct mm_state *st,
 			struct mm_row r;
 
 			measure(run, st, &l, a->sizes.v[i], &r);
-			print_row(f, &r, t->percpu);
+			row = row_json(&r);
+			mm_print_row(f, row, t->percpu, mb_run_extra(run));
 			fflush(f);
-			mb_json_append(rows, row_json(&r));
+			mb_json_append(rows, row);
 		}
 	}
-	mb_json_set(footprint, t->name, tj);
 	mm_layout_free(&l);
 	return 0;
 }
@@ -760,11 +672,7 @@ static int map_mem_run_once(struct mb_run *run)
 		if (err)
 			return err;
 	}
-	fputc('\n', mb_progress_stream());
-	if (!mb_log_quiet())
-		fprintf(mb_progress_stream(),
-			"B/entry: charged after the fill / entries; vs charged: memlock minus charged, in %% of charged (negative: memlock underestimates); "
-			"percpu: growth of /proc/meminfo Percpu (system-wide): per-CPU values made with the map are not charged to its cgroup; (released): when the last drop was seen\n");
+	mm_print_legend(mb_progress_stream());
 	if (st->nr_failed)
 		return mb_run_fail(run, st->first_err, "%d of %d measurements failed; the first: %s",
 				   st->nr_failed, st->nr_rows, st->first_why);
@@ -792,6 +700,7 @@ const struct mb_bench mb_bench_map_mem = {
 	.opts = map_mem_opts,
 	.args_size = sizeof(struct map_mem_args),
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,
+	.text = &mm_text,
 	.validate = map_mem_validate,
 	.setup = map_mem_setup,
 	.run_once = map_mem_run_once,

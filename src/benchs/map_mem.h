@@ -5,8 +5,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "maps.h"
+
+struct mb_json;
 
 #define MM_LPM_MAX_DATA		256	/* bytes of an LPM trie key after its prefix length */
 
@@ -48,5 +51,12 @@ int mm_delete(struct mm_layout *l, int fd, uint32_t nr, bool *batched, bool (*st
 int mm_count(struct mm_layout *l, int fd, uint64_t *n, bool (*stop)(void));
 /* Whether the type can hold @nr distinct keys of its key size. */
 bool mm_keys_fit(const struct mm_layout *l, uint64_t nr);
+
+/* Tables from the result's JSON: a type's header, one row, the legend (map_mem_text.c). */
+void mm_print_header(FILE *f, const char *type, const struct mb_json *tj,
+		     const struct mb_json *extra);
+void mm_print_row(FILE *f, const struct mb_json *row, bool percpu, const struct mb_json *extra);
+void mm_print_legend(FILE *f);
+extern const struct mb_text_style mm_text;
 
 #endif

@@ -166,6 +166,9 @@ check "one table per map type" [ "$(grep -c '^map-mem: ' "$OUT")" -eq 2 ]
 check "table header" grep -qE '^max_entries +entries +created +filled +percpu +B/entry +memlock +vs charged' "$OUT"
 check "a row per size" grep -qE '^ +1000 +1000 ' "$OUT"
 [ "$MEMCG" = true ] && check "without waiting: 'not waited'" grep -q 'not waited' "$OUT"
+expect_rc 0 "map-mem text document" map-mem --map_type array --max_entries 1000 \
+	--release_timeout_ms 0 -o "$TMP/mm.txt"
+check "the text document has the table" grep -qE '^ +1000 +1000 ' "$TMP/mm.txt"
 no_cgroup_left "map-mem runs"
 
 # ---- errors: nothing left behind ----

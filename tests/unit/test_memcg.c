@@ -148,6 +148,8 @@ static void test_name_parse(void **state)
 	assert_false(mb_memcg_name_parse("mapbench-0-1", &pid));
 	assert_false(mb_memcg_name_parse("mapbench-12-1x", &pid));
 	assert_false(mb_memcg_name_parse("other-12-1", &pid));
+	assert_false(mb_memcg_name_parse("mapbench-0617-17", &pid));
+	assert_false(mb_memcg_name_parse("mapbench-617-07", &pid));
 }
 
 static void expect_site(const char *self, int version, const char *parent, const char *home)
