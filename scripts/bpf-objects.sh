@@ -8,28 +8,33 @@ held_bpf_ids() {
 	grep -hsE '^(prog_id|map_id):' /proc/$pid/fdinfo/* 2>/dev/null | awk '{ print $1 $2 }' | sort -u
 }
 
-# BPF programs and maps named mb_* that no process holds and no held program uses, one
-# "prog:ID" or "map:ID" per line.
+# BPF programs and maps whose name matches the regex $1 (default ^mb_) that no process
+# holds and no held program uses, one "prog:ID" or "map:ID" per line.
 leftover_ids() {
-	local held used
+	local re=${1:-^mb_} held used
 	held=$(held_bpf_ids | jq -R . | jq -s .)
 	used=$(bpftool -j prog show 2>/dev/null | jq '[.[] | .map_ids // [] | .[]]')
-	bpftool -j prog show 2>/dev/null | jq -r --argjson h "$held" \
-		'.[] | select((.name // "") | startswith("mb_")) | select(("prog_id:" + (.id | tostring)) as $k | $h | index($k) | not) | "prog:\(.id)"'
+	bpftool -j prog show 2>/dev/null | jq -r --arg re "$re" --argjson h "$held" \
+		'.[] | select((.name // "") | test($re)) | select(("prog_id:" + (.id | tostring)) as $k | $h | index($k) | not) | "prog:\(.id)"'
 	# Maps of held programs are alive through them.
-	bpftool -j map show 2>/dev/null | jq -r --argjson h "$held" --argjson used "${used:-[]}" \
-		'.[] | select((.name // "") | startswith("mb_")) | select(("map_id:" + (.id | tostring)) as $k | $h | index($k) | not) | select(.id as $i | $used | index($i) | not) | "map:\(.id)"'
+	bpftool -j map show 2>/dev/null | jq -r --arg re "$re" --argjson h "$held" --argjson used "${used:-[]}" \
+		'.[] | select((.name // "") | test($re)) | select(("map_id:" + (.id | tostring)) as $k | $h | index($k) | not) | select(.id as $i | $used | index($i) | not) | "map:\(.id)"'
 }
 
-# How many objects are left behind. Objects of processes that are starting or exiting while
-# we look can seem unheld for an instant: only those unheld in two looks a second apart count.
+# How many objects (name matching $1, default ^mb_) are left behind. A closed object can
+# outlive its process for a while: a link is released by a kernel worker after RCU grace
+# periods (seconds under load), and objects of processes starting or exiting look unheld for
+# an instant. Only objects unheld in every look for 10 s count.
 leftover_bpf() {
-	local first second
-	first=$(leftover_ids | sort)
-	[ -z "$first" ] && { echo 0; return; }
-	sleep 1
-	second=$(leftover_ids | sort)
-	comm -12 <(echo "$first") <(echo "$second") | grep -c . || true
+	local re=${1:-^mb_} left now
+	left=$(leftover_ids "$re" | sort)
+	for _ in $(seq 20); do
+		[ -z "$left" ] && break
+		sleep 0.5
+		now=$(leftover_ids "$re" | sort)
+		left=$(comm -12 <(echo "$left") <(echo "$now"))
+	done
+	echo "$left" | grep -c . || true
 }
 
 # Number of BPF programs process $1 holds.

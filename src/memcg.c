@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "log.h"
 #include "memcg.h"
 
 #define POLL_MS		10
@@ -337,8 +340,40 @@ static const char *access_hint(int err)
 		       " (memory accounting needs root, or write access to that cgroup)" : "";
 }
 
+static bool pid_alive(pid_t pid)
+{
+	return kill(pid, 0) == 0 || errno != ESRCH;
+}
+
+int mb_memcg_reap_stale(const char *parent, int *failed)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	int removed = 0;
+	pid_t pid;
+	DIR *dir;
+
+	*failed = 0;
+	dir = opendir(parent);
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir))) {
+		if (!mb_memcg_name_parse(de->d_name, &pid) || pid == getpid() || pid_alive(pid))
+			continue;
+		if (path_join(path, sizeof(path), parent, de->d_name))
+			continue;
+		if (!rmdir(path))
+			removed++;
+		else
+			(*failed)++;
+	}
+	closedir(dir);
+	return removed;
+}
+
 int mb_memcg_enter(const struct mb_memcg_site *site, struct mb_memcg *cg, char *why, size_t len)
 {
+	static bool reaped;
 	char pid[32];
 	int err;
 
@@ -349,6 +384,17 @@ int mb_memcg_enter(const struct mb_memcg_site *site, struct mb_memcg *cg, char *
 		return -ENOENT;
 	}
 	snprintf(cg->home, sizeof(cg->home), "%s", site->home);
+	if (!reaped) {
+		int failed, removed = mb_memcg_reap_stale(site->parent, &failed);
+
+		reaped = true;
+		if (removed)
+			mb_info("Removed %d memory cgroup%s left by mapbench processes that were killed",
+				removed, removed > 1 ? "s" : "");
+		if (failed)
+			mb_warn("%d memory cgroup%s of dead mapbench processes could not be removed from %s",
+				failed, failed > 1 ? "s" : "", site->parent);
+	}
 	/* A stale cgroup of a dead process with our pid may hold the name: take the next one. */
 	for (int tries = 0;; tries++) {
 		unsigned int n = __atomic_add_fetch(&memcg_seq, 1, __ATOMIC_RELAXED);

@@ -86,6 +86,13 @@ int mb_memcg_parse_self(const char *text, char *v1, size_t v1len, char *v2, size
 /* Whether @name is "mapbench-<pid>-<n>"; its pid into @pid. */
 bool mb_memcg_name_parse(const char *name, pid_t *pid);
 
+/*
+ * Remove the cgroups a killed mapbench left under @parent: only "mapbench-<pid>-<n>" folders
+ * whose pid is not running. Returns how many were removed; @failed counts those that could
+ * not be (still holding tasks). Called once per process before the first cgroup is made.
+ */
+int mb_memcg_reap_stale(const char *parent, int *failed);
+
 /* ---- where to make cgroups ---- */
 
 /*

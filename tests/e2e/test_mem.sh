@@ -34,16 +34,10 @@ cgroups_of() {
 
 STALE0=$(stale_cgroups)
 
-# This family's BPF objects (mb_htab*, mb_mem*, htab_mem.*) that no process holds: leaked.
-# (lib.sh's leftover_bpf counts every mb_* object, and other sessions' come and go.)
+# This family's BPF objects (mb_htab*, mb_mem*, htab_mem.*) left behind (other sessions'
+# mb_* objects come and go).
 mem_leftovers() {
-	local held progs maps
-	held=$(held_bpf_ids | jq -R . | jq -s .)
-	progs=$(bpftool -j prog show 2>/dev/null | jq --argjson h "$held" \
-		'[.[] | select((.name // "") | test("^mb_htab")) | select(("prog_id:" + (.id | tostring)) as $k | $h | index($k) | not)] | length')
-	maps=$(bpftool -j map show 2>/dev/null | jq --argjson h "$held" \
-		'[.[] | select((.name // "") | test("^(mb_htab|mb_mem|htab_mem)")) | select(("map_id:" + (.id | tostring)) as $k | $h | index($k) | not)] | length')
-	echo $((progs + maps))
+	leftover_bpf '^(mb_htab|mb_mem|htab_mem)'
 }
 no_cgroup_left() {
 	check "no cgroup left behind: $1" [ "$(stale_cgroups)" -le "$STALE0" ]
@@ -247,6 +241,18 @@ if [ "$MEMCG" = true ]; then
 	check "map-mem: SIGTERM exits 130 (got $rc)" [ "$rc" -eq 130 ]
 	jq_check "map-mem: interrupted" "$TMP/term.json" '.results[0].status == "interrupted"'
 	check "map-mem: cgroup removed after SIGTERM" [ "$(cgroups_of $pid)" -eq 0 ]
+
+	# SIGKILL leaves no partial output but the cgroup stays; the next run removes it.
+	"$MB" -w0 -d100 --interval_ms 100 htab-mem -o "$TMP/kill.json" >"$OUT" 2>"$ERR" &
+	pid=$!
+	wait_cgroup $pid
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	check "SIGKILL: no partial output file" [ ! -e "$TMP/kill.json" ]
+	check "SIGKILL: the killed run's cgroup is still there" [ "$(cgroups_of $pid)" -eq 1 ]
+	expect_rc 0 "the next run" -w0 -d1 --interval_ms 100 htab-mem
+	check "the next run removed the dead process's cgroup" [ "$(cgroups_of $pid)" -eq 0 ]
+	check "and said so" grep -q "^Removed [0-9]* memory cgroups* left by mapbench processes that were killed" "$OUT"
 fi
 no_cgroup_left "signals"
 check "no BPF program or map of ours left behind" [ "$(mem_leftovers)" -eq 0 ]

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -177,6 +178,46 @@ static void expect_none(const char *self, const char *part)
 }
 
 /* This machine's layout: hybrid, v2 without memory, v1 memory with nested cgroups. */
+/* Only mapbench-<pid>-<n> folders of dead processes go. */
+static void test_reap_stale(void **state)
+{
+	char name[64], path[PATH_MAX * 2];
+	pid_t dead = fork();
+	int failed;
+
+	(void)state;
+	if (dead == 0)
+		_exit(0);
+	assert_true(dead > 0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	snprintf(name, sizeof(name), "mapbench-%d-2", (int)dead);
+	mkdirs(name);
+	snprintf(name, sizeof(name), "mapbench-%d-3", (int)getpid());
+	mkdirs(name);
+	mkdirs("mapbench-1-1");		/* init is alive */
+	mkdirs("mapbench-12x");		/* not our name */
+	mkdirs("other");
+	/* mkdirs leaves a .keep file; the reaper must only remove empty folders. */
+	snprintf(path, sizeof(path), "%s/mapbench-%d-2/.keep", tmp, (int)dead);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mb_memcg_reap_stale(tmp, &failed), 1);
+	assert_int_equal(failed, 0);
+	snprintf(path, sizeof(path), "%s/mapbench-%d-2", tmp, (int)dead);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/mapbench-%d-3", tmp, (int)getpid());
+	assert_int_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "%s/mapbench-1-1", tmp);
+	assert_int_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "%s/mapbench-12x", tmp);
+	assert_int_equal(access(path, F_OK), 0);
+	/* A folder that cannot be removed is counted, not fatal. */
+	snprintf(name, sizeof(name), "mapbench-%d-1", (int)dead);
+	mkdirs(name);
+	assert_int_equal(mb_memcg_reap_stale(tmp, &failed), 0);
+	assert_int_equal(failed, 1);
+	assert_int_equal(mb_memcg_reap_stale("/nonexistent", &failed), 0);
+}
+
 static void test_detect_hybrid_v1(void **state)
 {
 	(void)state;
@@ -407,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_list_has),
 		cmocka_unit_test(test_parse_self),
 		cmocka_unit_test(test_name_parse),
+		cmocka_unit_test_setup_teardown(test_reap_stale, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_detect_hybrid_v1, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_detect_v2_root, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_detect_v2_own, setup_tmp, teardown_tmp),
