@@ -36,7 +36,8 @@ double mb_bloom_fp_rate(uint64_t nr_bits, uint32_t nr_hash_funcs, uint64_t nr_va
 
 	if (!nr_bits || !nr_hash_funcs)
 		return NAN;
-	/* Probability that one given bit is still 0: (1 - 1/m)^(k n), computed without rounding
+	/*
+	 * Probability that one given bit is still 0: (1 - 1/m)^(k n), computed without rounding
 	 * 1 - 1/m away for large m.
 	 */
 	unset = exp(k * (double)nr_values * log1p(-1.0 / (double)nr_bits));

@@ -39,8 +39,10 @@
 /* Values inserted per fill call: a few ms in the kernel. */
 #define BL_FILL_CHUNK		65536ULL
 #define BL_MAX_ITERS		(1ULL << 23)
-/* Comparison calls are this many times --call_us long (see bl_compare). */
+/* Comparison calls are this many times --call_us long; per turn, in-kernel ns (bl_compare). */
 #define BL_CMP_CALL_FACTOR	10
+#define BL_CMP_WARM_NS		2000000ULL
+#define BL_CMP_MEASURE_NS	5000000ULL
 
 static const struct mb_opt bloom_opts[] = {
 	MB_OPT_U32_DEF("nr_entries", struct bloom_args, nr_entries, "1000", 1, UINT32_MAX, "N",
@@ -97,7 +99,8 @@ static uint64_t bl_region_len(const struct bloom_args *a, enum bl_kind kind, int
 {
 	uint64_t want = a->nr_entries, cap;
 
-	/* Lookups of inserted values walk all of them; absent ones need enough distinct values
+	/*
+	 * Lookups of inserted values walk all of them; absent ones need enough distinct values
 	 * for a false-positive rate to mean something at small sizes.
 	 */
 	if (bl_needs_absent(kind, a) && want < BL_MIN_QUERIES)
@@ -266,7 +269,7 @@ static void bl_region_indexes(const struct bloom_args *a, enum bl_kind kind, uin
 	for (uint64_t j = 0; j < len; j++) {
 		if (j >= present)
 			idx[j] = n + mb_rng_below(rng, absent);
-		else if (len == n)
+		else if (present == n)
 			idx[j] = j;	/* each inserted value once per pass */
 		else
 			idx[j] = mb_rng_below(rng, n);
@@ -452,66 +455,135 @@ static uint64_t bl_compare_ns(const struct mb_run *run)
 	return ms * 1000000ULL;
 }
 
-static int bl_timed_call(int fd, int slot_idx, struct mb_slot *slot, uint64_t iters, int cpu,
-			 uint64_t *ns, uint64_t *ops)
-{
-	uint64_t ns0 = slot->kernel_ns, ops0 = slot->ops;
-	int ret = mb_kloop_call(fd, slot_idx, iters, cpu);
+/* One side of the comparison (the program with the filter, or without). */
+struct bl_side {
+	int fd;
+	int slot_idx;
+	struct mb_slot *slot;
+	double ns_op;		/* last measured, to size its calls */
+	uint64_t ns, ops;	/* measured in the current round */
+	uint64_t *cmp_ops, *expected, *cursor;	/* totals kept for bl_check */
+};
 
+/*
+ * One call of @side on the next values of the producer's region from position *@pos; the
+ * hits it must find are added up for bl_check.
+ */
+static int bl_side_call(const struct bl_state *st, const struct bl_prod *bp,
+			struct bl_side *side, uint64_t iters, int cpu, uint64_t *pos,
+			uint64_t *ns, uint64_t *ops)
+{
+	uint64_t ns0 = side->slot->kernel_ns, ops0 = side->slot->ops;
+	int ret;
+
+	side->slot->cursor = *pos;
+	ret = mb_kloop_call(side->fd, side->slot_idx, iters, cpu);
 	if (ret < 0)
 		return ret;
-	*ns += slot->kernel_ns - ns0;
-	*ops += slot->ops - ops0;
+	*ns = side->slot->kernel_ns - ns0;
+	*ops = side->slot->ops - ops0;
+	*side->cmp_ops += *ops;
+	*side->expected += bl_present_in(st, bp, *pos, *ops);
+	*pos = (*pos + *ops) % st->region_len;
+	*side->cursor = *pos;
+	if (*ops && *ns)
+		side->ns_op = (double)*ns / (double)*ops;
 	return 0;
 }
 
 /*
- * hashmap-with-bloom, after the measured samples: the same values through the program with
- * the filter (A) and without it (B), interleaved A B B A so that each runs first as often as
- * second (the second run finds the values' cache lines warm) and both see the same machine
- * state. Each round gives both programs' ns/op; bl_finish takes medians over the rounds.
+ * One turn of @side: calls of ~10 x --call_us until BL_CMP_WARM_NS of in-kernel time went
+ * by unmeasured (its working set returns to the caches after the other program's turn, and
+ * after neighbours had them), then until BL_CMP_MEASURE_NS measured.
+ */
+static int bl_side_turn(const struct mb_run *run, const struct bl_state *st,
+			const struct bl_prod *bp, struct bl_side *side, int cpu, uint64_t *pos)
+{
+	double call_ns = BL_CMP_CALL_FACTOR * run->env->call_us * 1000.0;
+	uint64_t warm = 0, ns, ops;
+	int err;
+
+	while (warm < BL_CMP_WARM_NS || side->ns < BL_CMP_MEASURE_NS) {
+		uint64_t iters = (uint64_t)(call_ns / side->ns_op);
+
+		if (iters < 1)
+			iters = 1;
+		if (iters > BL_MAX_ITERS)
+			iters = BL_MAX_ITERS;
+		err = bl_side_call(st, bp, side, iters, cpu, pos, &ns, &ops);
+		if (err)
+			return err;
+		if (!ops)
+			return -EIO;
+		if (warm < BL_CMP_WARM_NS) {
+			warm += ns;
+		} else {
+			side->ns += ns;
+			side->ops += ops;
+		}
+	}
+	return 0;
+}
+
+/*
+ * hashmap-with-bloom, after the measured samples: the program with the filter (A) and the
+ * one without (B) in rounds of turns A B B A, so that each runs after the other as often as
+ * after itself, under the same machine state: a level shift of the machine moves both. The
+ * turns walk consecutive values of the producer's region (the same workload, none of it
+ * brought into the cache by the previous turn). Each turn first runs unmeasured until its
+ * program's working set is back in the caches: measured right after the other program's
+ * turn, a hash map that fits in the LLC looked up to 2x slower than in its own run, and the
+ * ratio with it. Each round gives both programs' ns/op; bl_finish takes medians.
  */
 static int bl_compare(struct mb_run *run, struct mb_producer *p)
 {
 	struct bl_state *st = run->priv;
 	struct bl_prod *bp = &st->prod[p->idx];
-	int ib = p->idx + st->nr_prod;
 	struct mb_slot *sa = &st->skel->bss->mb_slots[p->idx];
-	struct mb_slot *sb = &st->skel->bss->mb_slots[ib];
-	int fa = bpf_program__fd(st->skel->progs.mb_hash_bloom);
-	int fb = bpf_program__fd(st->skel->progs.mb_hash_nobloom);
-	double ns_op = sa->ops ? (double)sa->kernel_ns / (double)sa->ops : 0;
-	double call_ns = BL_CMP_CALL_FACTOR * run->env->call_us * 1000.0;
-	uint64_t iters = ns_op > 0 ? (uint64_t)(call_ns / ns_op) : 1024;
-	uint64_t end = mb_now_ns() + bl_compare_ns(run);
+	double ns_op = sa->ops && sa->kernel_ns ? (double)sa->kernel_ns / (double)sa->ops : 100;
+	struct bl_side a = {
+		.fd = bpf_program__fd(st->skel->progs.mb_hash_bloom),
+		.slot_idx = p->idx,
+		.slot = sa,
+		.ns_op = ns_op,
+		.cmp_ops = &bp->cmp_ops_a,
+		.expected = &bp->cmp_expected_a,
+		.cursor = &bp->cmp_cursor_a,
+	};
+	struct bl_side b = {
+		.fd = bpf_program__fd(st->skel->progs.mb_hash_nobloom),
+		.slot_idx = p->idx + st->nr_prod,
+		.slot = &st->skel->bss->mb_slots[p->idx + st->nr_prod],
+		.ns_op = ns_op,
+		.cmp_ops = &bp->cmp_ops_b,
+		.expected = &bp->cmp_expected_b,
+		.cursor = &bp->cmp_cursor_b,
+	};
+	uint64_t end = mb_now_ns() + bl_compare_ns(run), pos = sa->cursor;
 
-	if (iters < 1)
-		iters = 1;
-	if (iters > BL_MAX_ITERS)
-		iters = BL_MAX_ITERS;
-	sb->arg = sa->arg;
-	sb->cursor = sa->cursor;
-	bp->cmp_start = sa->cursor;
+	b.slot->arg = sa->arg;
+	/* Where the measured part left the slot: checked here, before the jumps begin. */
+	bp->cmp_ran = true;
+	bp->cmp_start_ok = sa->cursor == sa->ops % st->region_len;
+	bp->cmp_cursor_a = sa->cursor;
 	while (bp->nr_rounds < BL_MAX_ROUNDS && mb_now_ns() < end && !mb_interrupted()) {
-		uint64_t a_ns = 0, a_ops = 0, b_ns = 0, b_ops = 0;
 		int err;
 
-		err = bl_timed_call(fa, p->idx, sa, iters, p->cpu, &a_ns, &a_ops);
+		a.ns = a.ops = b.ns = b.ops = 0;
+		err = bl_side_turn(run, st, bp, &a, p->cpu, &pos);
 		if (!err)
-			err = bl_timed_call(fb, ib, sb, iters, p->cpu, &b_ns, &b_ops);
+			err = bl_side_turn(run, st, bp, &b, p->cpu, &pos);
 		if (!err)
-			err = bl_timed_call(fb, ib, sb, iters, p->cpu, &b_ns, &b_ops);
+			err = bl_side_turn(run, st, bp, &b, p->cpu, &pos);
 		if (!err)
-			err = bl_timed_call(fa, p->idx, sa, iters, p->cpu, &a_ns, &a_ops);
+			err = bl_side_turn(run, st, bp, &a, p->cpu, &pos);
 		if (err) {
 			mb_err("%s: producer %d: comparison run failed: %s", run->bench->name,
 			       p->idx, strerror(-err));
 			return err;
 		}
-		if (!a_ops || !b_ops || !a_ns || !b_ns)
-			continue;
-		bp->rounds[bp->nr_rounds].with_ns = (double)a_ns / (double)a_ops;
-		bp->rounds[bp->nr_rounds].without_ns = (double)b_ns / (double)b_ops;
+		bp->rounds[bp->nr_rounds].with_ns = (double)a.ns / (double)a.ops;
+		bp->rounds[bp->nr_rounds].without_ns = (double)b.ns / (double)b.ops;
 		bp->nr_rounds++;
 	}
 	return 0;

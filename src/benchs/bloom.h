@@ -38,7 +38,12 @@ struct bl_round {
 struct bl_prod {
 	uint8_t *present;	/* bit j: query j of this producer's region was inserted */
 	uint64_t nr_present;
-	uint64_t cmp_start;	/* comparison slot's cursor when the comparison began */
+	/* hashmap-with-bloom's comparison: what each program's slot must show after it */
+	bool cmp_ran;
+	bool cmp_start_ok;	/* the measured part left the cursor where it should */
+	uint64_t cmp_ops_a, cmp_ops_b;
+	uint64_t cmp_expected_a, cmp_expected_b;
+	uint64_t cmp_cursor_a, cmp_cursor_b;
 	struct bl_round *rounds;
 	uint32_t nr_rounds;
 };
