@@ -143,12 +143,11 @@ static int bl_load_fail(struct mb_run *run, int err)
 	case E2BIG:
 		return mb_run_fail(run, err, "the kernel refused a map size (E2BIG) with --nr_entries %u --value_size %u: an array of all values must stay under 4 GiB",
 				   a->nr_entries, a->value_size);
-	case EPERM:
-		mb_explain_map_create(err, "loading the bloom benches", why, sizeof(why));
-		return mb_run_fail(run, err, "%s", why);
 	default:
-		return mb_run_fail(run, err, "cannot load the BPF maps and programs: %s (-v shows libbpf's messages and the verifier log)",
-				   strerror(-err));
+		/* EPERM without a verifier log is a privilege problem; with one, a rejection. */
+		mb_explain_load_error(err, "cannot load the BPF maps and programs", why,
+				      sizeof(why));
+		return mb_run_fail(run, err, "%s", why);
 	}
 }
 
