@@ -19,6 +19,11 @@ extern const struct mb_bench mb_bench_map_mem;
 /* lpm family (src/benchs/lpm_trie.c) */
 
 /* bloom family (src/benchs/bloom.c) */
+extern const struct mb_bench mb_bench_bloom_lookup;
+extern const struct mb_bench mb_bench_bloom_update;
+extern const struct mb_bench mb_bench_bloom_false_positive;
+extern const struct mb_bench mb_bench_hashmap_without_bloom;
+extern const struct mb_bench mb_bench_hashmap_with_bloom;
 
 /* lru family (src/benchs/lru_dist.c) */
 extern const struct mb_bench mb_bench_lru_dist;
@@ -40,6 +45,11 @@ const struct mb_bench *const mb_benches[] = {
 	/* lpm */
 
 	/* bloom */
+	&mb_bench_bloom_lookup,
+	&mb_bench_bloom_update,
+	&mb_bench_bloom_false_positive,
+	&mb_bench_hashmap_without_bloom,
+	&mb_bench_hashmap_with_bloom,
 
 	/* lru */
 	&mb_bench_lru_dist,
@@ -60,6 +70,7 @@ const struct mb_suite_entry mb_default_suite[] = {
 	/* lpm */
 
 	/* bloom */
+	{ .bench = "bloom-lookup" },
 
 	/* lru */
 
