@@ -148,7 +148,8 @@ bool mb_memcg_name_parse(const char *name, pid_t *pid)
 		return false;
 	for (digits = 0; isdigit((unsigned char)*p) && digits < 10; p++, digits++)
 		v = v * 10 + (*p - '0');
-	if (!digits || *p != '-' || v <= 0)
+	/* A pid is an int (pid_max is at most 2^22): a larger number is not a mapbench name. */
+	if (!digits || *p != '-' || v <= 0 || v > INT_MAX)
 		return false;
 	p++;
 	if (!isdigit((unsigned char)*p) || *p == '0')

@@ -151,6 +151,9 @@ static void test_name_parse(void **state)
 	assert_false(mb_memcg_name_parse("other-12-1", &pid));
 	assert_false(mb_memcg_name_parse("mapbench-0617-17", &pid));
 	assert_false(mb_memcg_name_parse("mapbench-617-07", &pid));
+	/* Larger than any pid (found by fuzz_memcg). */
+	assert_false(mb_memcg_name_parse("mapbench-2244444444-4", &pid));
+	assert_true(mb_memcg_name_parse("mapbench-2147483647-4", &pid));
 }
 
 static void expect_site(const char *self, int version, const char *parent, const char *home)
