@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "opts.h"
 
@@ -35,6 +36,7 @@ struct mb_counters {
 	uint64_t calls;		/* round trips into the kernel (test_run calls, syscalls) */
 	uint64_t ref_ops;	/* interleaved reference measurement (empty in-kernel loop) */
 	uint64_t ref_ns;
+	uint64_t cpu_ns;	/* CPU time the producer thread got (set by the sampler) */
 };
 
 #define MB_COUNTERS_NR (sizeof(struct mb_counters) / sizeof(uint64_t))
@@ -49,12 +51,14 @@ struct mb_producer {
 	int err;			/* producer hook's return value */
 	bool started;
 	pthread_t thread;
+	clockid_t cpu_clock;		/* the thread's CPU-time clock, read by the sampler */
+	bool has_cpu_clock;
 	void *priv;			/* bench's per-producer state */
 } __attribute__((aligned(128)));
 
 /* Sample flags: why a sample is suspect. */
 #define MB_SAMPLE_OUTLIER	(1u << 0)	/* beyond 3 scaled MADs of the median */
-#define MB_SAMPLE_PREEMPTED	(1u << 1)	/* wall time well above in-kernel time */
+#define MB_SAMPLE_PREEMPTED	(1u << 1)	/* lost the CPU: wall time well above in-kernel or CPU time */
 #define MB_SAMPLE_REF_DRIFT	(1u << 2)	/* the reference loop's cost moved > 5 % */
 
 struct mb_sample {

@@ -50,6 +50,7 @@ static void counters_json(struct mb_json *o, const struct mb_counters *c)
 	mb_json_set_num(o, "calls", (double)c->calls);
 	mb_json_set_num(o, "ref_ops", (double)c->ref_ops);
 	mb_json_set_num(o, "ref_ns", (double)c->ref_ns);
+	mb_json_set_num(o, "cpu_ns", (double)c->cpu_ns);
 }
 
 static struct mb_json *sample_flags_json(unsigned int flags)
@@ -128,6 +129,8 @@ static struct mb_json *summary_json(const struct mb_run *run, const struct mb_su
 	mb_json_set(o, "latency_wall", stats_json(&sum->latency_wall, "ns/op"));
 	mb_json_set(o, "latency_reference", stats_json(&sum->latency_ref, "ns/op"));
 	mb_json_set(o, "kernel_throughput", stats_json(&sum->kernel_throughput, "ops/s"));
+	mb_json_set(o, "cpu_share", stats_json(&sum->cpu_share, "fraction"));
+	mb_json_set(o, "throughput_per_cpu", stats_json(&sum->cpu_throughput, "ops/s"));
 	metrics = mb_json_child(o, "metrics");
 	for (int m = 0; run->bench->metrics && run->bench->metrics[m].name; m++)
 		mb_json_set(metrics, run->bench->metrics[m].name,

@@ -34,6 +34,9 @@ void mb_text_notes(FILE *f, const struct mb_run *run, const struct mb_summary *s
 				run->env->net ? " (subtracted)" : "");
 		fputc('\n', f);
 	}
+	if (!sum->has_kernel && sum->cpu_share.n)
+		fprintf(f, "CPU: producers ran %.1f %% of the time, %.3f M ops per CPU-second each\n",
+			sum->cpu_share.mean * 100, sum->cpu_throughput.mean / 1e6);
 	if (sum->sum.errors)
 		fprintf(f, "Errors: %llu operations failed unexpectedly (they are counted in ops, not in hits)\n",
 			(unsigned long long)sum->sum.errors);

@@ -319,6 +319,8 @@ static int start_producers(struct mb_run *run, int *started)
 		}
 		err = -pthread_create(&p->thread, &attr, producer_main, p);
 		pthread_attr_destroy(&attr);
+		if (!err)
+			p->has_cpu_clock = !pthread_getcpuclockid(p->thread, &p->cpu_clock);
 		if (err) {
 			if (p->cpu >= 0)
 				mb_run_fail(run, err, "cannot start producer %d pinned to CPU %d: %s",
@@ -383,24 +385,39 @@ static void counters_add(struct mb_counters *d, const struct mb_counters *a)
 		z[i] += x[i];
 }
 
+/* CPU time a producer thread has had, in ns (0 when its clock cannot be read). */
+static uint64_t producer_cpu_ns(const struct mb_producer *p)
+{
+	struct timespec ts;
+
+	if (!p->has_cpu_clock || clock_gettime(p->cpu_clock, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 /* The sampling loop: exactly warmup + duration samples unless stopped early. */
 static void sample_loop(struct mb_run *run)
 {
 	const struct mb_env *env = run->env;
 	uint64_t interval = (uint64_t)env->interval_ms * 1000000ULL;
 	struct mb_counters *last, now_c;
-	uint64_t t0, prev;
+	uint64_t t0, prev, *last_cpu;
 	FILE *out = mb_progress_stream();
 
 	last = calloc((size_t)run->nr_producers, sizeof(*last));
-	if (!last) {
+	last_cpu = calloc((size_t)run->nr_producers, sizeof(*last_cpu));
+	if (!last || !last_cpu) {
+		free(last);
+		free(last_cpu);
 		mb_run_fail(run, -ENOMEM, "out of memory");
 		return;
 	}
 	wait_started(run);
 	t0 = prev = mb_now_ns();
-	for (int i = 0; i < run->nr_producers; i++)
+	for (int i = 0; i < run->nr_producers; i++) {
 		mb_producer_read(&run->prod[i], &last[i]);
+		last_cpu[i] = producer_cpu_ns(&run->prod[i]);
+	}
 
 	while (run->nr_samples < run->max_samples) {
 		struct mb_sample *s = &run->samples[run->nr_samples];
@@ -421,10 +438,15 @@ static void sample_loop(struct mb_run *run)
 		prev = now;
 		memset(&s->total, 0, sizeof(s->total));
 		for (int i = 0; i < run->nr_producers; i++) {
+			uint64_t cpu = producer_cpu_ns(&run->prod[i]);
+
 			mb_producer_read(&run->prod[i], &now_c);
 			counters_sub(&s->prod[i], &now_c, &last[i]);
+			/* A thread that exited has no clock left: no CPU time for it. */
+			s->prod[i].cpu_ns = cpu > last_cpu[i] ? cpu - last_cpu[i] : 0;
 			counters_add(&s->total, &s->prod[i]);
 			last[i] = now_c;
+			last_cpu[i] = cpu ? cpu : last_cpu[i];
 		}
 		for (int m = 0; m < MB_MAX_METRICS; m++)
 			s->metric[m] = NAN;
@@ -435,6 +457,7 @@ static void sample_loop(struct mb_run *run)
 		run->nr_samples++;
 	}
 	free(last);
+	free(last_cpu);
 }
 
 static bool probe_needs(struct mb_run *run)

@@ -33,6 +33,18 @@ static double kernel_throughput(const struct mb_sample *s, int nr_producers)
 		       (double)s->total.ops * 1e9 * nr_producers / (double)s->total.kernel_ns : NAN;
 }
 
+static double cpu_share(const struct mb_sample *s, int nr_producers)
+{
+	return s->total.cpu_ns && s->elapsed_ns ?
+		       (double)s->total.cpu_ns / ((double)s->elapsed_ns * nr_producers) : NAN;
+}
+
+/* Ops per second of one thread's CPU time: what a producer does when it has a CPU. */
+static double cpu_throughput(const struct mb_sample *s)
+{
+	return s->total.cpu_ns ? (double)s->total.ops * 1e9 / (double)s->total.cpu_ns : NAN;
+}
+
 double mb_summary_latency(const struct mb_run *run, const struct mb_summary *sum)
 {
 	double lat = sum->latency_kernel.mean;
@@ -59,6 +71,10 @@ static void flag_samples(struct mb_run *run, struct mb_summary *sum, struct mb_s
 			s->flags |= MB_SAMPLE_OUTLIER;
 		if (sum->has_kernel && s->total.kernel_ns &&
 		    busy / (double)s->total.kernel_ns > MB_PREEMPT_RATIO)
+			s->flags |= MB_SAMPLE_PREEMPTED;
+		/* Without in-kernel time, the threads' CPU time tells whether they lost the CPU. */
+		if (!sum->has_kernel && s->total.cpu_ns &&
+		    busy / (double)s->total.cpu_ns > MB_PREEMPT_RATIO)
 			s->flags |= MB_SAMPLE_PREEMPTED;
 		if (sum->has_ref && !isnan(ref) &&
 		    fabs(ref / sum->latency_ref.median - 1.0) > MB_REF_DRIFT)
@@ -133,6 +149,8 @@ struct mb_summary *mb_summarize(struct mb_run *run)
 	SERIES(latency_wall, mb_sample_wall_latency(s, np));
 	SERIES(latency_ref, ref_latency(s));
 	SERIES(kernel_throughput, kernel_throughput(s, np));
+	SERIES(cpu_share, cpu_share(s, np));
+	SERIES(cpu_throughput, cpu_throughput(s));
 #undef SERIES
 	for (int m = 0; m < MB_MAX_METRICS; m++) {
 		for (int i = 0; i < n; i++)

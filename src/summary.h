@@ -10,7 +10,7 @@
 
 #define MB_OUTLIER_MADS		3.0	/* a sample this many scaled MADs away is an outlier, */
 #define MB_OUTLIER_MIN		0.02	/* if also this far from the median (the CV target) */
-#define MB_PREEMPT_RATIO	1.10	/* wall / in-kernel time above this: lost the CPU */
+#define MB_PREEMPT_RATIO	1.10	/* wall / in-kernel (or CPU) time above this: lost the CPU */
 #define MB_REF_DRIFT		0.05	/* reference loop cost moved more than this */
 
 struct mb_summary {
@@ -28,6 +28,8 @@ struct mb_summary {
 	struct mb_stats latency_wall;	/* wall-clock ns per op per producer */
 	struct mb_stats latency_ref;	/* reference loop ns per op */
 	struct mb_stats kernel_throughput;	/* ops per second of in-kernel time, all producers */
+	struct mb_stats cpu_share;	/* CPU time the producers got / (elapsed x producers) */
+	struct mb_stats cpu_throughput;	/* ops per second of one producer's CPU time */
 	struct mb_stats metric[MB_MAX_METRICS];
 	bool has_metric[MB_MAX_METRICS];
 	struct mb_counters sum;		/* counters summed over the measured samples */
