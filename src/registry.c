@@ -17,6 +17,14 @@ extern const struct mb_bench mb_bench_htab_mem;
 extern const struct mb_bench mb_bench_map_mem;
 
 /* lpm family (src/benchs/lpm_trie.c) */
+extern const struct mb_bench mb_bench_lpm_trie_noop;
+extern const struct mb_bench mb_bench_lpm_trie_baseline;
+extern const struct mb_bench mb_bench_lpm_trie_lookup;
+extern const struct mb_bench mb_bench_lpm_trie_insert;
+extern const struct mb_bench mb_bench_lpm_trie_update;
+extern const struct mb_bench mb_bench_lpm_trie_delete;
+extern const struct mb_bench mb_bench_lpm_trie_free;
+static const char *const lpm_suite_args[] = { "--nr_entries", "10000", NULL };
 
 /* bloom family (src/benchs/bloom.c) */
 extern const struct mb_bench mb_bench_bloom_lookup;
@@ -43,6 +51,13 @@ const struct mb_bench *const mb_benches[] = {
 	&mb_bench_map_mem,
 
 	/* lpm */
+	&mb_bench_lpm_trie_noop,
+	&mb_bench_lpm_trie_baseline,
+	&mb_bench_lpm_trie_lookup,
+	&mb_bench_lpm_trie_insert,
+	&mb_bench_lpm_trie_update,
+	&mb_bench_lpm_trie_delete,
+	&mb_bench_lpm_trie_free,
 
 	/* bloom */
 	&mb_bench_bloom_lookup,
@@ -68,6 +83,7 @@ const struct mb_suite_entry mb_default_suite[] = {
 	{ .bench = "htab-mem" },
 
 	/* lpm */
+	{ .bench = "lpm-trie-lookup", .args = lpm_suite_args },
 
 	/* bloom */
 	{ .bench = "bloom-lookup" },
