@@ -5,12 +5,17 @@
  * The includer provides __u32 and __u64.
  *
  * The trie holds entries 0..nr_entries-1. Entry i belongs to a group of entries that share one
- * prefix length L; its prefix is the L-bit number ((i - base) * mult) mod 2^min(L, 64), placed
- * at the top of the key (shifted left by key_bits - L) and stored in network byte order, the
- * order in which the trie compares bits. mult = 1 gives dense, consecutive prefixes (the
- * kernel bench's worst case for branching); an odd mult spreads a group over the address space.
- * Multiplying by an odd number is a bijection modulo 2^k, so the prefixes of one group never
- * collide, and groups differ in length, so all entries are distinct.
+ * prefix length L; j = i - base numbers it within the group. Two layouts:
+ *  - the kernel bench's (mult 0, --prefix_dist fixed): the key starts with j's bytes, low byte
+ *    first, as the kernel stores j (a host-endian u32 on a little-endian machine). Consecutive
+ *    entries differ in the first byte, so a sequential walk jumps across the trie. For L not a
+ *    multiple of 8 the last partial byte takes j's next low bits, so that no two entries
+ *    collide (the kernel's own keys do collide there);
+ *  - spread (odd mult, --prefix_dist mixed): the prefix is the L-bit number
+ *    (j * mult) mod 2^min(L, 64), placed at the top of the key (shifted left by
+ *    key_bits - L). Multiplying by an odd number is a bijection modulo 2^k, so the prefixes of
+ *    one group never collide, and groups differ in length, so all entries are distinct.
+ * Addresses are stored in network byte order, the order in which the trie compares bits.
  */
 #ifndef MB_LPM_TRIE_H
 #define MB_LPM_TRIE_H
@@ -31,7 +36,7 @@ struct mb_lpm_key {
 };
 
 struct mb_lpm_group {
-	__u64 mult;		/* odd; 1 for dense prefixes */
+	__u64 mult;		/* odd; 0 for the kernel bench's layout */
 	__u64 mask;		/* 2^min(prefixlen, 64) - 1 */
 	__u32 base;		/* first entry of the group; MB_LPM_NO_BASE when unused */
 	__u32 count;		/* entries in the group */
@@ -57,6 +62,23 @@ MB_LPM_INLINE __u32 mb_lpm_be32(__u32 x)
 #else
 	return x;
 #endif
+}
+
+/*
+ * The first 32 bits of the kernel bench's key for entry @j of length @len: j's low bytes, low
+ * byte first, as many as fit in the prefix, then j's next low bits in the partial byte.
+ */
+MB_LPM_INLINE __u32 mb_lpm_kernel_addr(__u32 j, __u32 len)
+{
+	__u32 bits = len < 32 ? len : 32, bytes = bits / 8, rest = bits % 8;
+	__u32 le = __builtin_bswap32(j);	/* j's bytes, low byte first, as a number */
+	__u32 p;
+
+	if (bytes == 4)
+		return le;
+	p = bytes ? (le >> (32 - 8 * bytes)) << rest : 0;
+	p |= (j >> (8 * bytes)) & ((1u << rest) - 1);
+	return p << (32 - bits);
 }
 
 /* The group of entry @i: a branch-light binary search over the 16 group bases. */
@@ -93,6 +115,15 @@ MB_LPM_INLINE void mb_lpm_make_key(const volatile struct mb_lpm_group *grp, __u3
 	__u64 hi, lo;
 
 	k->prefixlen = g->prefixlen;
+	if (!g->mult) {
+		k->addr[0] = mb_lpm_be32(mb_lpm_kernel_addr(i - g->base, g->prefixlen));
+		if (key_bits == 128) {
+			k->addr[1] = 0;
+			k->addr[2] = 0;
+			k->addr[3] = 0;
+		}
+		return;
+	}
 	if (key_bits == 32) {
 		/* p < 2^L and s = 32 - L: the shifted prefix fits 32 bits. */
 		k->addr[0] = mb_lpm_be32((__u32)(p << s));

@@ -111,7 +111,7 @@ int mb_lpm_keyset_init(struct mb_lpm_keyset *ks, uint32_t key_bits, uint32_t pre
 		ks->group[g].base = MB_LPM_NO_BASE;
 
 	if (dist == MB_LPM_DIST_FIXED) {
-		set_group(ks, 0, prefix_len, 1);
+		set_group(ks, 0, prefix_len, 0);
 		ks->group[0].base = 0;
 		ks->group[0].count = nr;
 		ks->nr_groups = 1;

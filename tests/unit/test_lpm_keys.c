@@ -38,23 +38,53 @@ static void init_ok(struct mb_lpm_keyset *ks, uint32_t bits, uint32_t len, enum 
 	assert_int_equal(ks->key_size, 4 + bits / 8);
 }
 
+/* The kernel bench's key, built bit by bit: j's bytes low byte first, cut at @len bits. */
+static uint32_t ref_kernel_addr(uint32_t j, uint32_t len)
+{
+	uint32_t bits = len < 32 ? len : 32, a = 0, pos = 0;
+
+	for (uint32_t b = 0; b < 4 && pos < bits; b++) {
+		uint32_t byte = (j >> (8 * b)) & 0xff;
+		uint32_t take = bits - pos >= 8 ? 8 : bits - pos;
+
+		a |= (take == 8 ? byte : byte & ((1u << take) - 1)) << (32 - pos - take);
+		pos += take;
+	}
+	return a;
+}
+
+static void check_all_keys(const struct mb_lpm_keyset *ks);
+
 static void test_fixed_ipv4(void **state)
 {
 	struct mb_lpm_keyset ks;
 	struct mb_lpm_key k;
+	uint32_t le;
 
 	(void)state;
 	init_ok(&ks, 32, 32, MB_LPM_DIST_FIXED, 10000);
 	assert_int_equal(ks.nr_groups, 1);
 	k = key_of(&ks, 9999);
 	assert_int_equal(k.prefixlen, 32);
-	assert_int_equal(ntohl(k.addr[0]), 9999);	/* dense, as the kernel's bench */
+	/* As the kernel's bench stores it: the entry number as a little-endian u32. */
+	le = (uint32_t)(9999 & 0xff) << 24 | (9999 >> 8) << 16;
+	assert_int_equal(ntohl(k.addr[0]), le);
 	init_ok(&ks, 32, 24, MB_LPM_DIST_FIXED, 300);
 	k = key_of(&ks, 258);
 	assert_int_equal(k.prefixlen, 24);
-	assert_int_equal(ntohl(k.addr[0]), 258u << 8);	/* the prefix sits at the top */
+	assert_int_equal(ntohl(k.addr[0]), 0x02010000u);
 	init_ok(&ks, 32, 1, MB_LPM_DIST_FIXED, 2);
 	assert_int_equal(ntohl(key_of(&ks, 1).addr[0]), 0x80000000u);
+	/* Lengths that are not multiples of 8: the kernel's keys would collide, these do not. */
+	for (uint32_t len = 1; len <= 32; len++) {
+		uint32_t nr = len < 17 ? 1u << len : 70000;
+
+		init_ok(&ks, 32, len, MB_LPM_DIST_FIXED, nr);
+		for (uint32_t i = 0; i < nr; i += nr > 64 ? nr / 61 : 1)
+			assert_int_equal(ntohl(key_of(&ks, i).addr[0]), ref_kernel_addr(i, len));
+		if (len % 5 == 0 || len == 32)
+			check_all_keys(&ks);
+	}
 }
 
 static void test_fixed_ipv6(void **state)
@@ -71,8 +101,10 @@ static void test_fixed_ipv6(void **state)
 			struct mb_lpm_key k = key_of(&ks, i);
 
 			assert_int_equal(k.prefixlen, len);
-			assert_true(addr_of(&k, 128) == (unsigned __int128)i << (128 - len));
+			assert_true(addr_of(&k, 128) ==
+				    (unsigned __int128)ref_kernel_addr(i, len) << 96);
 		}
+		check_all_keys(&ks);
 	}
 }
 
