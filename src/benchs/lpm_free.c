@@ -151,8 +151,10 @@ static int load_method(struct free_state *st, enum lpm_free_method m, char *why,
 	bpf_program__set_autoload(end, true);
 	err = lpm_free_bpf__load(skel);
 	if (err) {
-		snprintf(why, len, "loading the %s programs fails: %s (-v shows the verifier log)",
-			 method_name(m), strerror(-err));
+		char what[64];
+
+		snprintf(what, sizeof(what), "loading the %s programs fails", method_name(m));
+		mb_explain_load_error(err, what, why, len);
 		lpm_free_bpf__destroy(skel);
 		return err;
 	}

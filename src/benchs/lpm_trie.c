@@ -92,9 +92,10 @@ static int load(struct mb_run *run, struct lpm_state *st)
 	bpf_object__for_each_program(prog, st->skel->obj)
 		bpf_program__set_autoload(prog, prog == want);
 	err = lpm_trie_bpf__load(st->skel);
-	if (err)
-		return mb_run_fail(run, err, "cannot load the BPF program: %s (-v shows the verifier log)",
-				   strerror(-err));
+	if (err) {
+		mb_explain_load_error(err, "cannot load the BPF program", msg, sizeof(msg));
+		return mb_run_fail(run, err, "%s", msg);
+	}
 	st->prog_fd = bpf_program__fd(want);
 	return 0;
 }
