@@ -25,7 +25,9 @@ bench_args() {
 
 mapfile -t benches < <("$MB" --list | sed -n 's/^- \([^ ]*\).*/\1/p')
 [ ${#benches[@]} -gt 0 ] || { echo "soak: no bench listed by $MB" >&2; exit 1; }
-# One process runs every bench ROUNDS_PER_PROCESS times; its RSS is sampled meanwhile.
+# One process runs every bench ROUNDS_PER_PROCESS times; its peak RSS is read meanwhile
+# (VmHWM, the kernel's high-water mark: sampling VmRSS every 0.5 s misses short peaks, such as
+# libbpf parsing the kernel's BTF, and made equal processes look different).
 args=()
 for ((r = 0; r < ROUNDS_PER_PROCESS; r++)); do
 	for b in "${benches[@]}"; do
@@ -48,7 +50,7 @@ while [ $(( $(date +%s) - start )) -lt "$SECONDS_WANTED" ]; do
 	peak=0
 	rss_first=0
 	while kill -0 $pid 2>/dev/null; do
-		rss=$(awk '/^VmRSS:/ { print $2 }' /proc/$pid/status 2>/dev/null)
+		rss=$(awk '/^VmHWM:/ { print $2 }' /proc/$pid/status 2>/dev/null)
 		[ -n "$rss" ] && [ "$rss" -gt "$peak" ] && peak=$rss
 		[ "$rss_first" -eq 0 ] && [ -n "$rss" ] && rss_first=$rss
 		sleep 0.5
