@@ -183,6 +183,57 @@ int lpm_fill_failed(struct mb_run *run, int err)
 			   a->nr_entries, strerror(-err));
 }
 
+void lpm_charge_begin(struct lpm_charge *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (mb_memcg_enter_self(&c->cg, c->why, sizeof(c->why)))
+		return;
+	if (mb_memcg_read(&c->cg, &c->base)) {
+		snprintf(c->why, sizeof(c->why), "cannot read the files of the trie's memory cgroup");
+		return;
+	}
+	c->ok = true;
+}
+
+void lpm_charge_abort(struct mb_run *run, struct lpm_charge *c)
+{
+	int err;
+
+	if (!c->cg.created && !c->cg.joined)
+		return;
+	err = mb_memcg_leave(&c->cg);
+	if (err)
+		mb_run_warn(run, "cannot remove the memory cgroup %s: %s", c->cg.path,
+			    strerror(-err));
+}
+
+void lpm_charge_end(struct mb_run *run, struct lpm_charge *c, uint64_t entries)
+{
+	struct mb_json *mem = mb_json_child(mb_json_child(mb_run_extra(run), "memory"), "trie");
+	struct mb_memcg_usage u;
+
+	if (c->ok && mb_memcg_read(&c->cg, &u)) {
+		snprintf(c->why, sizeof(c->why), "cannot read the files of the trie's memory cgroup");
+		c->ok = false;
+	}
+	if (c->ok) {
+		uint64_t bytes = u.charged > c->base.charged ? u.charged - c->base.charged : 0;
+
+		mb_json_set_num(mem, "charged_bytes", (double)bytes);
+		mb_json_set(mem, "charged_bytes_per_entry",
+			    entries ? mb_json_number((double)bytes / (double)entries) : mb_json_null());
+		mb_json_set_num(mem, "charged_slack_bytes", (double)mb_memcg_slack(&c->cg));
+		mb_json_set_str(mem, "charged_counter", mb_memcg_charged_name(&c->cg));
+		mb_json_set_str(mem, "cgroup", mb_memcg_version_name(c->cg.version));
+		mb_json_set(mem, "charged_reason", mb_json_null());
+	} else {
+		mb_json_set(mem, "charged_bytes", mb_json_null());
+		mb_json_set(mem, "charged_bytes_per_entry", mb_json_null());
+		mb_json_set_str(mem, "charged_reason", c->why);
+	}
+	lpm_charge_abort(run, c);
+}
+
 void lpm_report_trie(struct mb_run *run, int fd, const struct lpm_keys *k)
 {
 	const struct lpm_args *a = run->args;
@@ -206,18 +257,27 @@ void lpm_report_trie(struct mb_run *run, int fd, const struct lpm_keys *k)
 void lpm_text_memory(FILE *f, const struct mb_run *run)
 {
 	const struct mb_json *mem = mb_json_get(mb_json_get(run->extra, "memory"), "trie");
-	double bytes, entries;
+	double bytes, entries, charged;
 
 	if (mb_log_quiet() || !mem)
 		return;
 	bytes = mb_json_num(mb_json_get(mem, "memlock_bytes"), NAN);
 	entries = mb_json_num(mb_json_get(mem, "entries"), 0);
-	if (isnan(bytes) || entries <= 0) {
-		fprintf(f, "Memory: trie memlock not known (no memlock line in fdinfo)\n");
-		return;
-	}
-	fprintf(f, "Memory: trie of %.0f entries: memlock %.1f KiB, %.1f bytes/entry (the kernel's estimate: entry nodes only)\n",
-		entries, bytes / 1024, bytes / entries);
+	charged = mb_json_num(mb_json_get(mem, "charged_bytes"), NAN);
+	fprintf(f, "Memory: trie of %.0f entries: ", entries);
+	if (isnan(bytes) || entries <= 0)
+		fprintf(f, "memlock not known (no memlock line in fdinfo)");
+	else
+		fprintf(f, "memlock %.1f KiB, %.1f B/entry (the kernel's estimate: entry nodes only)",
+			bytes / 1024, bytes / entries);
+	if (!isnan(charged) && entries > 0)
+		fprintf(f, "; charged %.1f KiB, %.1f B/entry (%s, cgroup %s)\n", charged / 1024,
+			charged / entries,
+			mb_json_str(mb_json_get(mem, "charged_counter"), "?"),
+			mb_json_str(mb_json_get(mem, "cgroup"), "?"));
+	else
+		fprintf(f, "; charged memory not measured: %s\n",
+			mb_json_str(mb_json_get(mem, "charged_reason"), "unknown"));
 }
 
 static void ops_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)

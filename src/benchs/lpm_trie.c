@@ -62,26 +62,24 @@ static struct bpf_program *op_prog(struct lpm_trie_bpf *skel, enum lpm_op op)
 	return NULL;
 }
 
-static int load(struct mb_run *run, struct lpm_state *st)
+/* Load the op's program on the filled trie @fd (which is closed here, the object keeps it). */
+static int load(struct mb_run *run, struct lpm_state *st, int fd)
 {
 	const struct lpm_args *a = run->args;
-	struct bpf_program *prog, *want = NULL;
+	struct bpf_program *prog, *want;
 	char msg[512];
-	int err, fd;
+	int err;
 
 	st->skel = lpm_trie_bpf__open();
-	if (!st->skel)
-		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
+	if (!st->skel) {
+		err = -errno;
+		close(fd);
+		return mb_run_fail(run, err, "cannot open the BPF object: %s", strerror(-err));
+	}
 	st->skel->rodata->mb_lpm_ks = st->keys.ks;
 	st->skel->rodata->mb_lpm_random = a->random;
 	memcpy(st->skel->data_groups->mb_lpm_groups, st->keys.ks.group,
 	       sizeof(st->keys.ks.group));
-	/* The trie is made here, so that a refusal is reported as what it is. */
-	fd = lpm_trie_create(&st->keys, "mb_lpm_trie");
-	if (fd < 0) {
-		mb_explain_map_create(fd, "cannot create the trie", msg, sizeof(msg));
-		return mb_run_fail(run, fd, "%s", msg);
-	}
 	err = bpf_map__reuse_fd(st->skel->maps.mb_lpm_trie, fd);
 	close(fd);	/* reuse_fd holds its own duplicate */
 	if (err)
@@ -100,35 +98,49 @@ static int load(struct mb_run *run, struct lpm_state *st)
 	return 0;
 }
 
+/*
+ * Make and fill the trie, inside a fresh memory cgroup so that its charge is measured; the
+ * program is loaded afterwards, outside it. Every bench reports the memory of the full trie,
+ * so insert fills it too, then empties it: its first op starts from an empty trie, as every
+ * later round does.
+ */
 static int lpm_setup(struct mb_run *run, enum lpm_op op)
 {
+	struct lpm_charge charge;
 	struct lpm_state *st;
-	char why[256];
+	char msg[512];
 	int err, fd;
 
-	if (mb_probe_map_type(BPF_MAP_TYPE_LPM_TRIE, "LPM trie", why, sizeof(why)))
-		return mb_run_skip(run, "%s", why);
+	if (mb_probe_map_type(BPF_MAP_TYPE_LPM_TRIE, "LPM trie", msg, sizeof(msg)))
+		return mb_run_skip(run, "%s", msg);
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return mb_run_fail(run, -ENOMEM, "out of memory");
 	run->priv = st;
 	st->op = op;
 	err = lpm_keys_init(run, &st->keys);
-	if (!err)
-		err = load(run, st);
 	if (err)
 		return err;
-	/*
-	 * Every bench reports the memory of the full trie, so insert fills it too, then empties
-	 * it: its first op starts from an empty trie, as every later round does.
-	 */
-	fd = bpf_map__fd(st->skel->maps.mb_lpm_trie);
+	lpm_charge_begin(&charge);
+	fd = lpm_trie_create(&st->keys, "mb_lpm_trie");
+	if (fd < 0) {
+		lpm_charge_abort(run, &charge);
+		mb_explain_map_create(fd, "cannot create the trie", msg, sizeof(msg));
+		return mb_run_fail(run, fd, "%s", msg);
+	}
 	err = lpm_trie_fill(fd, &st->keys, NULL);
-	if (err)
+	if (err) {
+		close(fd);
+		lpm_charge_abort(run, &charge);
 		return lpm_fill_failed(run, err);
+	}
 	lpm_report_trie(run, fd, &st->keys);
+	lpm_charge_end(run, &charge, st->keys.ks.nr_entries);
+	err = load(run, st, fd);
+	if (err)
+		return err;
 	if (op == LPM_INSERT) {
-		err = lpm_trie_empty(fd, &st->keys, NULL);
+		err = lpm_trie_empty(bpf_map__fd(st->skel->maps.mb_lpm_trie), &st->keys, NULL);
 		if (err)
 			return lpm_fill_failed(run, err);
 	}

@@ -12,6 +12,7 @@
 
 #include "bench.h"
 #include "lpm_keys.h"
+#include "memcg.h"
 
 #define LPM_DEFAULT_ENTRIES "10000"	/* the size of the kernel bench's published figures */
 #define LPM_MAX_ENTRIES 100000000	/* the kernel bench's max_entries */
@@ -61,6 +62,24 @@ int lpm_trie_create(const struct lpm_keys *k, const char *name);
  */
 int lpm_trie_fill(int fd, const struct lpm_keys *k, const struct mb_run *run);
 int lpm_trie_empty(int fd, const struct lpm_keys *k, const struct mb_run *run);
+
+/*
+ * The memory a filled trie is charged: a fresh memory cgroup joined before the trie is made
+ * (a map is charged to its creator's cgroup) and left once it is filled and read.
+ */
+struct lpm_charge {
+	struct mb_memcg cg;
+	struct mb_memcg_usage base;
+	bool ok;
+	char why[256];		/* why there is no figure */
+};
+
+/* Join a fresh cgroup and read its charge (before creating the trie). Never fails the run. */
+void lpm_charge_begin(struct lpm_charge *c);
+/* After the fill: extra.memory.trie's charged figures (or why none), then leave the cgroup. */
+void lpm_charge_end(struct mb_run *run, struct lpm_charge *c, uint64_t entries);
+/* Leave the cgroup if lpm_charge_end() did not (error paths). */
+void lpm_charge_abort(struct mb_run *run, struct lpm_charge *c);
 
 /* A set-up fill or empty failed: mb_run_fail(), or mark the run interrupted on -EINTR. */
 int lpm_fill_failed(struct mb_run *run, int err);

@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 before=$(leftover_bpf)
+cgroups_before=$(mapbench_cgroups)
 ALL=(lpm-trie-noop lpm-trie-baseline lpm-trie-lookup lpm-trie-insert lpm-trie-update
      lpm-trie-delete lpm-trie-free)
 
@@ -18,6 +19,10 @@ jq_check "every op has non-zero throughput" "$TMP/all.json" \
 	'[.results[].summary.throughput.mean > 0] | all'
 jq_check "every result reports the trie's memory" "$TMP/all.json" \
 	'[.results[].extra.memory.trie | .memlock_bytes > 0 and .entries == 1000 and .bytes_per_entry > 0] | all'
+jq_check "charged memory: measured above memlock (intermediate nodes), or says why not" \
+	"$TMP/all.json" '[.results[].extra.memory.trie | if .charged_bytes == null
+	 then (.charged_reason | length > 0)
+	 else .charged_bytes > .memlock_bytes and .charged_bytes_per_entry > 0 end] | all'
 jq_check "every result reports its key set" "$TMP/all.json" \
 	'[.results[].extra.keys | .key_bits == 32 and .groups == [{"prefix_len": 32, "entries": 1000}]] | all'
 jq_check "no map operation failed" "$TMP/all.json" '[.results[].summary.totals.errors == 0] | all'
@@ -43,7 +48,7 @@ check "lookup Summary scrapes as throughput ($(scrape_ops "$OUT"))" \
 	bash -c "[[ '$(scrape_ops "$OUT")' =~ ^[0-9]+\.[0-9]+\ ±\ [0-9]+\.[0-9]+\ M\ ops/s$ ]]"
 check "lookup Summary scrapes as latency ($(scrape_latency "$OUT"))" \
 	bash -c "[[ '$(scrape_latency "$OUT")' =~ ^[0-9]+\.[0-9]+\ ns/op$ ]]"
-check "memory line" grep -qE '^Memory: trie of 1000 entries: memlock [0-9.]+ KiB, [0-9.]+ bytes/entry' "$OUT"
+check "memory line" grep -qE '^Memory: trie of 1000 entries: memlock [0-9.]+ KiB, [0-9.]+ B/entry .*; charged ' "$OUT"
 expect_rc 0 "insert text" "${FAST[@]}" lpm-trie-insert --nr_entries 500
 check "insert Summary (fractional second) scrapes as latency" \
 	bash -c "[[ '$(scrape_latency "$OUT")' =~ ^[0-9]+\.[0-9]+\ ns/op$ ]]"
@@ -110,4 +115,5 @@ expect_usage "--free_method kprobe: must be one of auto, fentry, workqueue" lpm-
 expect_usage "--free_method: not an option of lpm-trie-lookup" lpm-trie-lookup --free_method fentry
 
 check "no BPF program or map left behind" [ "$(leftover_bpf)" -le "$before" ]
+check "no memory cgroup left behind" [ "$(mapbench_cgroups)" -le "$cgroups_before" ]
 finish
