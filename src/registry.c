@@ -19,6 +19,7 @@ extern const struct mb_bench mb_bench_map_delete;
 extern const struct mb_bench mb_bench_map_mixed;
 extern const struct mb_bench mb_bench_bpf_hashmap_lookup;
 extern const struct mb_bench mb_bench_bpf_hashmap_full_update;
+extern const struct mb_bench mb_bench_map_perf;
 
 /* memory family (src/benchs/htab_mem.c, map_mem.c) */
 extern const struct mb_bench mb_bench_htab_mem;
@@ -48,6 +49,7 @@ const struct mb_bench *const mb_benches[] = {
 	&mb_bench_map_mixed,
 	&mb_bench_bpf_hashmap_lookup,
 	&mb_bench_bpf_hashmap_full_update,
+	&mb_bench_map_perf,
 
 	/* memory */
 	&mb_bench_htab_mem,

@@ -87,7 +87,7 @@ static int hml_validate(struct mb_run *run)
 	if (!err)
 		err = hash_validate_kernel(run, a);
 	if (!err && a->key_size > MB_HASH_KEY_MAX)
-		return mb_run_usage(run, "--key_size %u: must be 4..%u (the in-kernel key buffer, the kernel's MAX_BPF_STACK)",
+		return mb_run_usage(run, "--key_size %u: must be 4..%u (the in-kernel key buffer the programs read keys from)",
 				    a->key_size, MB_HASH_KEY_MAX);
 	return err;
 }
