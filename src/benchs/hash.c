@@ -197,6 +197,20 @@ int hash_validate_flags(struct mb_run *run, const struct hash_args *a, enum hash
 	return 0;
 }
 
+static const char *errno_name(int err)
+{
+	switch (-err) {
+	case E2BIG:
+		return "E2BIG";
+	case EINVAL:
+		return "EINVAL";
+	case ENOMEM:
+		return "ENOMEM";
+	default:
+		return strerror(-err);
+	}
+}
+
 /* The kernel's own limits on sizes and flags, found with one-entry maps. */
 int hash_validate_kernel(struct mb_run *run, const struct hash_args *a)
 {
@@ -212,16 +226,16 @@ int hash_validate_kernel(struct mb_run *run, const struct hash_args *a)
 			return mb_run_usage(run, "--key_size %u: %s maps take keys of exactly %u bytes",
 					    a->key_size, leaf->name, r.min);
 		return mb_run_usage(run, "--key_size %u: %s maps take keys of %u..%u bytes on this kernel (%s)",
-				    a->key_size, leaf->name, r.min, r.max, strerror(-r.err));
+				    a->key_size, leaf->name, r.min, r.max, errno_name(r.err));
 	}
 	if (r.what && !strcmp(r.what, "value_size"))
 		return mb_run_usage(run, "--value_size %u: %s maps take values of %u..%u bytes on this kernel (%s)",
-				    a->value_size, leaf->name, r.min, r.max, strerror(-r.err));
+				    a->value_size, leaf->name, r.min, r.max, errno_name(r.err));
 	if (r.what)
 		return mb_run_usage(run, "--map_flags %s: this kernel refuses them for %s maps (%s)",
-				    flags, leaf->name, strerror(-r.err));
+				    flags, leaf->name, errno_name(r.err));
 	return mb_run_usage(run, "--map_type %s --key_size %u --value_size %u --map_flags %s: this kernel refuses the combination (%s)",
-			    leaf->name, a->key_size, a->value_size, flags, strerror(-r.err));
+			    leaf->name, a->key_size, a->value_size, flags, errno_name(r.err));
 }
 
 static int validate_sizes(struct mb_run *run, struct hash_args *a, enum hash_op op)
@@ -266,7 +280,7 @@ static int validate_sizes(struct mb_run *run, struct hash_args *a, enum hash_op 
 
 		/* One CPU's list may come to hold every key: it must not have to evict. */
 		if (need + HASH_LRU_PERCPU_SLACK > cap)
-			return mb_run_usage(run, "--nr_entries %u: with no_common_lru each of the %d possible CPUs gets --max_entries / %d = %u LRU nodes, and one CPU's list must hold every key plus %d: raise --max_entries to %llu or leave it out",
+			return mb_run_usage(run, "--nr_entries %u: with no_common_lru the LRU capacity is per CPU: each of the %d possible CPUs gets --max_entries / %d = %u nodes, and one CPU's list must hold every key plus %d: raise --max_entries to %llu or leave it out",
 					    a->nr_entries, ncpus, ncpus, cap, HASH_LRU_PERCPU_SLACK,
 					    (unsigned long long)((need + HASH_LRU_PERCPU_SLACK) *
 								 (uint64_t)ncpus));
@@ -986,6 +1000,16 @@ static void hash_measure(struct mb_run *run, struct mb_sample *s)
 static void hash_finish(struct mb_run *run)
 {
 	struct hash_state *st = run->priv;
+	uint64_t ops = 0, errors = 0;
+
+	for (int i = 0; i < run->nr_samples; i++) {
+		ops += run->samples[i].total.ops;
+		errors += run->samples[i].total.errors;
+	}
+	if (errors)
+		mb_run_warn(run, "%llu of %llu operations failed and count as errors, not hits%s",
+			    (unsigned long long)errors, (unsigned long long)ops,
+			    st->leaf->lru ? ": an LRU map evicts keys when its free lists run low (more head room in --max_entries avoids it)" : "");
 
 	if (st->op == HASH_INSERT && st->leaf->lru)
 		mb_json_set(mb_run_extra(run), "evicted_keys",
@@ -1031,10 +1055,14 @@ static void hash_map_line(FILE *f, const struct mb_run *run)
 	if (mb_log_quiet() || !mem)
 		return;
 	mb_map_flags_format(a->map_flags, flags, sizeof(flags));
-	fprintf(f, "Map: %s%s%s, flags %s, %u of %u entries, key %u B, value %u B: memlock %.0f B (%.1f B/entry); setup %.1f ms (create %.1f ms, fill %.1f ms)\n",
-		a->map_type->name, a->map_type->map_in_map ? " of " : "",
-		a->map_type->map_in_map ? a->inner_type->name : "", flags,
-		bench_op(run->bench) == HASH_INSERT ? 0 : a->nr_entries, a->max_entries,
+	fprintf(f, "Map: %s%s%s, flags %s, %u entries", a->map_type->name,
+		a->map_type->map_in_map ? " of " : "",
+		a->map_type->map_in_map ? a->inner_type->name : "", flags, a->max_entries);
+	if (bench_op(run->bench) == HASH_INSERT)
+		fprintf(f, " (empty, %u keys inserted per round)", a->nr_entries);
+	else
+		fprintf(f, " (%u filled)", a->nr_entries);
+	fprintf(f, ", key %u B, value %u B: memlock %.0f B (%.1f B/entry); setup %.1f ms (create %.1f ms, fill %.1f ms)\n",
 		a->key_size, a->value_size, mb_json_num(mb_json_get(mem, "memlock_bytes"), 0),
 		mb_json_num(mb_json_get(mem, "bytes_per_entry"), 0),
 		mb_json_num(mb_json_get(extra, "setup_ns"), 0) / 1e6,
