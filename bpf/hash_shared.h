@@ -6,7 +6,7 @@
 #ifndef MB_HASH_SHARED_H
 #define MB_HASH_SHARED_H
 
-#define MB_HASH_KEY_MAX		512	/* bytes of one key buffer (the kernel's MAX_BPF_STACK) */
+#define MB_HASH_KEY_MAX		512	/* bytes of one key buffer (= MAX_BPF_STACK) */
 #define MB_HASH_VALUE_MAX	65536	/* bytes of the value that in-kernel updates copy */
 
 /*

@@ -55,7 +55,7 @@ struct {
 	__array(values, struct mb_mp_inner);
 } mb_mp_outer SEC(".maps");
 
-const volatile __u32 mb_mp_key_base = 0x10000;	/* hash tests: key of producer n is base + n */
+const volatile __u32 mb_mp_key_base = 0x10000;	/* hash tests: producer n's key, base + n */
 const volatile __u32 mb_mp_lookup_entries = 1000;	/* lru_hash_lookup wraps here */
 
 static __always_inline void count(struct mb_loop_ctx *lc, bool ok)

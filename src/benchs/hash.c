@@ -255,7 +255,8 @@ static int validate_sizes(struct mb_run *run, struct hash_args *a, enum hash_op 
 			return mb_run_usage(run, "--nr_entries %u: must be <= --max_entries %u",
 					    a->nr_entries, a->max_entries);
 		/* Absent indices start at max_entries. */
-		if (op == HASH_MISS && (uint64_t)a->max_entries + a->nr_entries >= MB_HASH_BAD_INDEX)
+		if (op == HASH_MISS &&
+		    (uint64_t)a->max_entries + a->nr_entries >= MB_HASH_BAD_INDEX)
 			return mb_run_usage(run, "--max_entries %u: map-lookup-miss looks up indices from max_entries on: --max_entries + --nr_entries must be < %u",
 					    a->max_entries, MB_HASH_BAD_INDEX);
 		return 0;
@@ -481,32 +482,18 @@ static void choose_programs(struct hash_state *st, const struct hash_args *a)
 
 	bpf_object__for_each_program(prog, skel->obj)
 		bpf_program__set_autoload(prog, false);
-	if (a->path == HASH_PATH_KERNEL)
-		bpf_program__set_autoload(ops[st->op][m], true);
+	st->op_prog = a->path == HASH_PATH_KERNEL ? ops[st->op][m] : NULL;
+	if (st->op_prog)
+		bpf_program__set_autoload(st->op_prog, true);
 	if ((hash_op_fills(st->op) && !st->leaf->array) || st->op == HASH_DELETE)
-		bpf_program__set_autoload(m ? skel->progs.mb_hash_fill_mim : skel->progs.mb_hash_fill,
-					  true);
+		bpf_program__set_autoload(m ? skel->progs.mb_hash_fill_mim :
+					      skel->progs.mb_hash_fill, true);
 	if (st->op == HASH_INSERT)
 		bpf_program__set_autoload(m ? skel->progs.mb_hash_empty_mim :
 					      skel->progs.mb_hash_empty, true);
 	if (st->leaf->lru && hash_op_fills(st->op))
 		bpf_program__set_autoload(m ? skel->progs.mb_hash_check_mim :
 					      skel->progs.mb_hash_check, true);
-}
-
-static struct bpf_program *op_program(struct hash_state *st)
-{
-	struct hash_bpf *skel = st->skel;
-	struct bpf_program *prog;
-
-	bpf_object__for_each_program(prog, skel->obj) {
-		const char *name = bpf_program__name(prog);
-
-		if (bpf_program__autoload(prog) && strncmp(name, "mb_hash_fill", 12) &&
-		    strncmp(name, "mb_hash_empty", 13) && strncmp(name, "mb_hash_check", 13))
-			return prog;
-	}
-	return NULL;
 }
 
 /* ---- setup ---- */
@@ -518,7 +505,8 @@ static int map_index_array(struct mb_run *run, struct hash_state *st)
 	long page = sysconf(_SC_PAGESIZE);
 	void *mem;
 
-	if (st->idx_entries <= 1)
+	if (!st->bucket_fill &&
+	    (st->args->path != HASH_PATH_KERNEL || st->src != MB_HASH_SRC_ARRAY))
 		return 0;
 	/* Array elements are 8-byte aligned: one __u64 per index. */
 	st->idx_bytes = ((size_t)st->idx_entries * 8 + (size_t)page - 1) & ~((size_t)page - 1);
@@ -630,7 +618,8 @@ static int bucket_order(struct mb_run *run, struct hash_state *st, int outer_key
 	struct hash_bpf *skel = st->skel;
 	struct mb_hash_fill_args args = { .outer_key = (__u64)(outer_key < 0 ? 0 : outer_key) };
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &args, .ctx_size_in = sizeof(args));
-	struct bpf_program *prog = st->mim ? skel->progs.mb_hash_seed_mim : skel->progs.mb_hash_seed;
+	struct bpf_program *prog = st->mim ? skel->progs.mb_hash_seed_mim :
+					     skel->progs.mb_hash_seed;
 	uint32_t *order;
 	int err;
 
@@ -953,7 +942,7 @@ int hash_kernel_producer(struct mb_run *run, struct mb_producer *p)
 	struct hash_state *st = run->priv;
 	const struct hash_stream *s = &st->streams[p->idx];
 	struct mb_slot *slot = &st->skel->bss->mb_slots[p->idx];
-	struct bpf_program *prog = op_program(st);
+	struct bpf_program *prog = st->op_prog;
 	struct mb_kloop_cfg cfg = {
 		.slots = st->skel->bss->mb_slots,
 		.ops_per_iter = st->ops_per_iter,

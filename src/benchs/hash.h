@@ -136,6 +136,7 @@ int hash_bucket_order(uint32_t base, uint32_t n, uint32_t key_size, uint32_t see
 /* ---- run state, shared by hash.c (setup, kernel path) and hash_user.c (user paths) ---- */
 
 struct hash_bpf;
+struct bpf_program;
 
 struct hash_state {
 	enum hash_op op;
@@ -143,6 +144,7 @@ struct hash_state {
 	const struct mb_map_type_info *leaf;	/* the type the op works on */
 	bool mim;				/* map-in-map: ops go to this CPU's inner map */
 	struct hash_bpf *skel;
+	struct bpf_program *op_prog;		/* the in-kernel op (kernel path) */
 	int map_fd;				/* the leaf map (direct), or -1 */
 	int outer_fd;				/* map-in-map, or -1 */
 	int *inner_fd;				/* [nr_outer], indexed by CPU; -1: none */
@@ -158,7 +160,7 @@ struct hash_state {
 	int src;				/* enum mb_hash_src (kernel path) */
 	struct hash_stream *streams;		/* [nr_producers] */
 	uint32_t ops_per_iter;
-	uint64_t evicted;			/* insert on LRU: keys gone before the empty pass */
+	uint64_t evicted;			/* insert on LRU: keys gone before emptying */
 	int nr_producers;
 };
 

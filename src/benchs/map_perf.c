@@ -330,7 +330,7 @@ static int mp_setup(struct mb_run *run)
 	struct mp_state *st = calloc(1, sizeof(*st));
 	struct map_perf_bpf *skel;
 	struct bpf_program *prog;
-	int np = run->nr_producers, err;
+	int np = run->nr_producers, err, fd;
 
 	if (!st)
 		return -ENOMEM;
@@ -360,8 +360,8 @@ static int mp_setup(struct mb_run *run)
 		st->entries[t] = a->max_entries ? a->max_entries : mp_tests[t].entries;
 		if (t == MP_LRU_HASH_LOOKUP && st->entries[t] < 32)
 			st->entries[t] = 32;
-		bpf_program__set_autoload(bpf_object__find_program_by_name(skel->obj, prog_names[t]),
-					  on);
+		prog = bpf_object__find_program_by_name(skel->obj, prog_names[t]);
+		bpf_program__set_autoload(prog, on);
 		/* Test 7 and test 0 have a map each here (map_perf_test shared one). */
 		bpf_map__set_autocreate(test_map(skel, t), on);
 		if (on && t != MP_INNER_LRU_HASH_PREALLOC)
@@ -384,9 +384,10 @@ static int mp_setup(struct mb_run *run)
 	if (err)
 		return mb_run_fail(run, err, "cannot load the BPF programs: %s (-v shows the verifier log)",
 				   strerror(-err));
-	for (int t = 0; t < MP_NR; t++)
-		st->prog_fd[t] = (st->mask & (1u << t)) ?
-			bpf_program__fd(bpf_object__find_program_by_name(skel->obj, prog_names[t])) : -1;
+	for (int t = 0; t < MP_NR; t++) {
+		prog = bpf_object__find_program_by_name(skel->obj, prog_names[t]);
+		st->prog_fd[t] = (st->mask & (1u << t)) ? bpf_program__fd(prog) : -1;
+	}
 	err = fill_maps(run, st);
 	if (err)
 		return err;
@@ -395,12 +396,11 @@ static int mp_setup(struct mb_run *run)
 		char label[32];
 
 		snprintf(label, sizeof(label), "%s", mp_tests[t].name);
-		if (t == MP_INNER_LRU_HASH_PREALLOC)
-			mb_run_report_map_memory(run, label, st->inner_fd[mb_cpuset_next(&run->env->online, 0)],
-						 st->entries[t]);
-		else
-			mb_run_report_map_memory(run, label, bpf_map__fd(test_map(skel, t)),
-						 st->entries[t]);
+		/* Test 9: one of its inner maps (they are alike). */
+		fd = t == MP_INNER_LRU_HASH_PREALLOC ?
+			     st->inner_fd[mb_cpuset_next(&run->env->online, 0)] :
+			     bpf_map__fd(test_map(skel, t));
+		mb_run_report_map_memory(run, label, fd, st->entries[t]);
 	}
 	return 0;
 }
@@ -490,7 +490,8 @@ static int mp_producer(struct mb_run *run, struct mb_producer *p)
 			}
 			if (err)
 				return -EPROTO;
-			iters[k] = mb_kloop_next_iters(iters[k], s->kernel_ns - ns0, target, 1u << 23);
+			iters[k] = mb_kloop_next_iters(iters[k], s->kernel_ns - ns0, target,
+						       1u << 23);
 			tc[t].ops = s->ops * mp_tests[t].ops_per_event;
 			tc[t].hits = s->hits;
 			tc[t].errors = s->errors;
@@ -583,7 +584,8 @@ static void mp_finish(struct mb_run *run)
 			int n = 0;
 
 			for (int i = 0; i < run->nr_samples; i++) {
-				const struct mb_counters *d = &st->delta[((size_t)i * np + p) * MP_NR + t];
+				const struct mb_counters *d =
+					&st->delta[((size_t)i * np + p) * MP_NR + t];
 
 				if (run->samples[i].warmup || !d->ops || !d->kernel_ns)
 					continue;
@@ -595,7 +597,7 @@ static void mp_finish(struct mb_run *run)
 			}
 			mb_json_set_num(po, "producer", p);
 			mb_json_set(po, "cpu", run->prod[p].cpu >= 0 ?
-						       mb_json_number(run->prod[p].cpu) : mb_json_null());
+					       mb_json_number(run->prod[p].cpu) : mb_json_null());
 			stats_obj(po, "map_ops_per_sec", rate, n, 1);
 			stats_obj(po, "events_per_sec", rate, n, 1.0 / ti->ops_per_event);
 			stats_obj(po, "ns_per_op", lat, n, 1);

@@ -38,6 +38,12 @@ jq_check "map-mixed counts 3 map ops per iteration" "$TMP/m-hash-kernel.json" \
 jq_check "map-in-map: one inner map per online CPU" "$TMP/m-array_of_maps-kernel.json" \
 	".results[0].extra.map_in_map.inner_maps == $(nproc)"
 
+# ---- one-key maps: every stream wraps or ends after one key ----
+expect_rc 0 "one-key maps" "${SHORT[@]}" map-lookup map-update map-delete map-mixed \
+	--nr_entries 1 -o "$TMP/one.json"
+jq_check "one-key maps: ok, no errors" "$TMP/one.json" \
+	'[.results[] | .status == "ok" and .summary.totals.errors == 0 and .summary.totals.ops > 0] | all'
+
 # ---- batch path ----
 expect_rc 0 "batch path" "${SHORT[@]}" -a map-lookup map-update map-insert map-delete \
 	--path batch --batch_size 64 --nr_entries 1000 -o "$TMP/batch.json"

@@ -75,7 +75,8 @@ static void test_sizes(void **state)
 	assert_int_equal(hash_need(HASH_INSERT, 1000, 4), 1000);
 	assert_int_equal(hash_default_max_entries(hash, 0, 1000, 2), 1000);
 	assert_int_equal(hash_default_max_entries(hash, BPF_F_NO_PREALLOC, 1000, 2), 1000);
-	assert_int_equal(hash_default_max_entries(lru, 0, 1000, 2), 1000 + 2 * HASH_LRU_SLACK_PER_CPU);
+	assert_int_equal(hash_default_max_entries(lru, 0, 1000, 2),
+			 1000 + 2 * HASH_LRU_SLACK_PER_CPU);
 	/* No common LRU: every possible CPU gets max / ncpus, and one must hold every key. */
 	assert_int_equal(hash_default_max_entries(lru, BPF_F_NO_COMMON_LRU, 1000, 4),
 			 (1000 + HASH_LRU_PERCPU_SLACK) * 4);
