@@ -123,6 +123,7 @@ static const struct mb_opt hash_opts[] = {
 
 static const struct mb_metric_desc hash_metrics[] = {
 	{ "op_ns", "ns/op" },
+	{ "cpu_share", "fraction" },
 	{ NULL },
 };
 
@@ -858,6 +859,13 @@ int hash_setup(struct mb_run *run)
 	st->streams = calloc((size_t)run->nr_producers, sizeof(*st->streams));
 	if (!st->streams)
 		return -ENOMEM;
+	if (a->path != HASH_PATH_KERNEL) {
+		st->cpu = aligned_alloc(128, sizeof(*st->cpu) * (size_t)run->nr_producers);
+		st->last_cpu_ns = calloc((size_t)run->nr_producers, sizeof(*st->last_cpu_ns));
+		if (!st->cpu || !st->last_cpu_ns)
+			return -ENOMEM;
+		memset(st->cpu, 0, sizeof(*st->cpu) * (size_t)run->nr_producers);
+	}
 	miss_base = st->leaf->array ? a->max_entries : a->nr_entries;
 	hash_streams(st->op, a->nr_entries, miss_base, a->seed, run->nr_producers, st->streams);
 
@@ -913,6 +921,8 @@ void hash_teardown(struct mb_run *run)
 			close(st->inner_fd[i]);
 	free(st->inner_fd);
 	free(st->streams);
+	free(st->cpu);
+	free(st->last_cpu_ns);
 	free(st);
 	run->priv = NULL;
 }
@@ -978,23 +988,49 @@ static int hash_producer(struct mb_run *run, struct mb_producer *p)
 /* The op's cost: in-kernel ns/op, or wall-clock ns/op per producer minus refills. */
 static void hash_measure(struct mb_run *run, struct mb_sample *s)
 {
+	struct hash_state *st = run->priv;
 	double busy = (double)s->elapsed_ns * run->nr_producers - (double)s->total.excluded_ns;
+	uint64_t cpu = 0;
 
-	if (!s->total.ops)
+	if (!st->cpu) {
+		if (s->total.ops && s->total.kernel_ns)
+			s->metric[0] = (double)s->total.kernel_ns / (double)s->total.ops;
 		return;
-	s->metric[0] = s->total.kernel_ns ? (double)s->total.kernel_ns / (double)s->total.ops :
-					    busy / (double)s->total.ops;
+	}
+	for (int i = 0; i < st->nr_producers; i++) {
+		uint64_t now = __atomic_load_n(&st->cpu[i].ns, __ATOMIC_ACQUIRE);
+
+		cpu += now - st->last_cpu_ns[i];
+		st->last_cpu_ns[i] = now;
+	}
+	if (s->total.ops && cpu)
+		s->metric[0] = (double)cpu / (double)s->total.ops;
+	if (busy > 0)
+		s->metric[1] = (double)cpu / busy;
 }
 
 static void hash_finish(struct mb_run *run)
 {
 	struct hash_state *st = run->priv;
 	uint64_t ops = 0, errors = 0;
+	double share = 0;
+	int n = 0;
 
 	for (int i = 0; i < run->nr_samples; i++) {
-		ops += run->samples[i].total.ops;
-		errors += run->samples[i].total.errors;
+		const struct mb_sample *s = &run->samples[i];
+
+		if (s->warmup)
+			continue;
+		ops += s->total.ops;
+		errors += s->total.errors;
+		if (!isnan(s->metric[1])) {
+			share += s->metric[1];
+			n++;
+		}
 	}
+	if (n && share / n < HASH_CPU_SHARE_MIN)
+		mb_run_warn(run, "the producers ran %.0f %% of the wall time (other load on their CPUs): op_ns is per CPU time of the producers, the wall-clock throughput is lower",
+			    100.0 * share / n);
 	if (errors)
 		mb_run_warn(run, "%llu of %llu operations failed and count as errors, not hits%s",
 			    (unsigned long long)errors, (unsigned long long)ops,
@@ -1017,7 +1053,7 @@ static bool uses_refills(const struct mb_run *run)
 static void hash_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
 {
 	const struct hash_args *a = run->args;
-	double busy, rate;
+	double rate;
 
 	if (a->path == HASH_PATH_KERNEL) {
 		/* Inserts and deletes: per second of in-kernel time, refills excluded. */
@@ -1027,8 +1063,8 @@ static void hash_progress(FILE *f, const struct mb_run *run, int iter, const str
 			mb_text_ops.progress(f, run, iter, s);
 		return;
 	}
-	busy = (double)s->elapsed_ns * run->nr_producers - (double)s->total.excluded_ns;
-	rate = busy > 0 ? (double)s->total.ops * 1e3 / busy * run->nr_producers : 0;
+	/* Per second of the producers' CPU time, like the in-kernel rates. */
+	rate = s->metric[0] > 0 ? 1e3 / s->metric[0] * run->nr_producers : 0;
 	mb_text_iter_prefix(f, run, iter, s);
 	fprintf(f, "hits %8.3lfM/s (%7.3lfM/prod)\n", rate, rate / run->nr_producers);
 }
@@ -1075,18 +1111,18 @@ static void hash_summary(FILE *f, const struct mb_run *run, const struct mb_summ
 		return;
 	}
 	mb_text_notes(f, run, sum);
-	if (!mb_log_quiet() && uses_refills(run))
-		fprintf(f, "Timing: refills of the producers' key ranges excluded (%.3f s in all)\n",
-			(double)sum->sum.excluded_ns / 1e9);
-	/* Rates per second the producers spent on the ops (refills excluded). */
+	if (!mb_log_quiet())
+		fprintf(f, "Timing: per CPU time of the producer threads (they ran %.0f %% of the wall time; wall-clock %.3f M ops/s)%s\n",
+			sum->has_metric[1] ? 100 * sum->metric[1].mean : 0.0,
+			sum->throughput.mean / 1e6,
+			uses_refills(run) ? ", refills of their key ranges excluded" : "");
+	/* Rates per second of the producers' CPU time spent on the ops. */
 	v = calloc((size_t)run->nr_samples + 1, sizeof(*v));
 	for (int i = 0; v && i < run->nr_samples; i++) {
 		const struct mb_sample *s = &run->samples[i];
-		double busy = (double)s->elapsed_ns * run->nr_producers -
-			      (double)s->total.excluded_ns;
 
-		if (!s->warmup && busy > 0)
-			v[n++] = (double)s->total.ops * 1e9 / busy * run->nr_producers;
+		if (!s->warmup && s->metric[0] > 0)
+			v[n++] = 1e9 / s->metric[0] * run->nr_producers;
 	}
 	if (!v || mb_stats_compute(v, (size_t)n, &rate))
 		memset(&rate, 0, sizeof(rate));

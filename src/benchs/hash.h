@@ -61,6 +61,8 @@ enum hash_fill_order {
 /* LRU head room: see hash_default_max_entries(). */
 #define HASH_LRU_SLACK_PER_CPU	256
 #define HASH_LRU_PERCPU_SLACK	64
+/* User paths: producers that ran less of the wall time than this get a warning. */
+#define HASH_CPU_SHARE_MIN	0.9
 /* Keys per fill/empty/check program call: keeps each non-preemptible call to a few ms. */
 #define HASH_FILL_CHUNK		(1u << 16)
 /* Fills from this size on run in parallel on every online CPU. */
@@ -162,7 +164,18 @@ struct hash_state {
 	uint32_t ops_per_iter;
 	uint64_t evicted;			/* insert on LRU: keys gone before emptying */
 	int nr_producers;
+	struct hash_cpu *cpu;			/* user paths: [nr_producers] */
+	uint64_t *last_cpu_ns;			/* sampler side */
 };
+
+/*
+ * User paths: the CPU time a producer thread spent on its ops (refills excluded), published
+ * for the sampler. On a busy machine the thread waits for a CPU between ops: its CPU time per
+ * op is the op's cost, the wall time is not.
+ */
+struct hash_cpu {
+	uint64_t ns;
+} __attribute__((aligned(128)));
 
 /* Run the fill/empty/check program on [base, base + count) in chunks; returns failures. */
 int64_t hash_range_call(int prog_fd, uint32_t base, uint32_t count, int slot, int cpu,

@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 
@@ -16,8 +17,8 @@
 #include "log.h"
 #include "runner.h"
 
-/* Single ops between two publications of the counters. */
-#define USER_CHUNK 64
+/* Single ops between two publications of the counters (and two CPU clock reads). */
+#define USER_CHUNK 256
 
 struct user_prod {
 	struct hash_state *st;
@@ -33,7 +34,17 @@ struct user_prod {
 	uint64_t in_token, out_token;	/* batch lookup position */
 	int token_fd;		/* map the token belongs to, -1: start from the beginning */
 	struct mb_counters c;
+	uint64_t cpu_ns;	/* thread CPU time spent on ops */
+	uint64_t refill_cpu_ns;	/* ... and on refills, to take out of it */
 };
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
 
 static uint32_t next_index(struct user_prod *u, bool wraps, bool *last)
 {
@@ -59,9 +70,10 @@ static uint32_t next_index(struct user_prod *u, bool wraps, bool *last)
 
 static int refill(struct mb_run *run, struct mb_producer *p, struct user_prod *u)
 {
-	uint64_t t = mb_now_ns();
+	uint64_t t = mb_now_ns(), cpu = thread_cpu_ns();
 	int err = hash_refill_range(u->st, p->idx, p->cpu);
 
+	u->refill_cpu_ns += thread_cpu_ns() - cpu;
 	u->c.excluded_ns += mb_now_ns() - t;
 	u->cursor = 0;
 	if (err)
@@ -259,17 +271,23 @@ static int user_init(struct mb_run *run, struct mb_producer *p, struct user_prod
 int hash_user_producer(struct mb_run *run, struct mb_producer *p)
 {
 	const struct hash_args *a = ((struct hash_state *)run->priv)->args;
+	struct hash_cpu *cpu = &((struct hash_state *)run->priv)->cpu[p->idx];
 	struct user_prod u;
 	int err = user_init(run, p, &u);
 
 	while (!err && !mb_run_should_stop(run)) {
+		uint64_t t0 = thread_cpu_ns(), refill0 = u.refill_cpu_ns;
+
 		if (a->path == HASH_PATH_SYSCALL)
 			err = syscall_chunk(run, p, &u);
 		else if (u.st->op == HASH_LOOKUP)
 			err = batch_lookup(run, p, &u);
 		else
 			err = batch_write(run, p, &u);
+		u.cpu_ns += thread_cpu_ns() - t0 - (u.refill_cpu_ns - refill0);
+		/* Counters first: a sample never sees CPU time of ops it does not count. */
 		mb_producer_publish(p, &u.c);
+		__atomic_store_n(&cpu->ns, u.cpu_ns, __ATOMIC_RELEASE);
 	}
 	user_free(&u);
 	return err;

@@ -49,6 +49,8 @@ expect_rc 0 "batch path" "${SHORT[@]}" -a map-lookup map-update map-insert map-d
 	--path batch --batch_size 64 --nr_entries 1000 -o "$TMP/batch.json"
 jq_check "batch: ops, no errors, several elements per call" "$TMP/batch.json" \
 	'[.results[] | .status == "ok" and .summary.totals.errors == 0 and .summary.totals.ops > 2 * .summary.totals.calls] | all'
+jq_check "user paths: CPU time per op and the CPU share are measured" "$TMP/batch.json" \
+	'[.results[] | .summary.metrics.op_ns.mean > 0 and .summary.metrics.cpu_share.mean > 0 and .summary.metrics.cpu_share.mean <= 1.05] | all'
 
 # ---- text output: the kernel's scrapers ----
 expect_rc 0 "map-lookup text" "${SHORT[@]}" -d2 map-lookup --nr_entries 1000
