@@ -23,6 +23,7 @@
 #include "json.h"
 #include "kloop.h"
 #include "log.h"
+#include "probe.h"
 #include "report.h"
 #include "runner.h"
 #include "summary.h"
@@ -880,14 +881,18 @@ int hash_setup(struct mb_run *run)
 	if (err && st->bucket_fill) {
 		/* A kernel that does not let programs read map fields: fill in key order. */
 		mb_debug("%s: no bucket-order fill: %s", run->bench->name, strerror(-err));
+		mb_verifier_log_clear();
 		hash_bpf__destroy(st->skel);
 		st->bucket_fill = false;
 		err = load_object(run, st);
 	}
 	load_ns = mb_now_ns() - t0;
-	if (err)
-		return mb_run_fail(run, err, "cannot load the BPF programs: %s (-v shows the verifier log)",
-				   strerror(-err));
+	if (err) {
+		char why[1024];
+
+		mb_explain_load_error(err, "cannot load the BPF programs", why, sizeof(why));
+		return mb_run_fail(run, err, "%s", why);
+	}
 	err = map_index_array(run, st);
 	if (err)
 		return err;

@@ -25,6 +25,7 @@
 #include "log.h"
 #include "map_perf.skel.h"
 #include "maps.h"
+#include "probe.h"
 #include "report.h"
 #include "runner.h"
 #include "stats.h"
@@ -381,9 +382,12 @@ static int mp_setup(struct mb_run *run)
 						   strerror(-err)) : err;
 	}
 	err = map_perf_bpf__load(skel);
-	if (err)
-		return mb_run_fail(run, err, "cannot load the BPF programs: %s (-v shows the verifier log)",
-				   strerror(-err));
+	if (err) {
+		char why[1024];
+
+		mb_explain_load_error(err, "cannot load the BPF programs", why, sizeof(why));
+		return mb_run_fail(run, err, "%s", why);
+	}
 	for (int t = 0; t < MP_NR; t++) {
 		prog = bpf_object__find_program_by_name(skel->obj, prog_names[t]);
 		st->prog_fd[t] = (st->mask & (1u << t)) ? bpf_program__fd(prog) : -1;
