@@ -50,7 +50,7 @@ static void slot_to_counters(const struct mb_slot *s, uint32_t ops_per_iter,
 	c->calls = s->calls;
 }
 
-static uint64_t next_iters(uint64_t iters, uint64_t call_ns, uint64_t target_ns, uint64_t max)
+uint64_t mb_kloop_next_iters(uint64_t iters, uint64_t call_ns, uint64_t target_ns, uint64_t max)
 {
 	uint64_t n;
 
@@ -81,23 +81,39 @@ static int reference_call(struct kloop_state *ks, struct mb_producer *p, struct 
 	return 0;
 }
 
-int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_kloop_cfg *cfg)
+int mb_kloop_reference(struct mb_run *run, struct mb_producer *p, struct mb_counters *c,
+		       uint64_t *next_ref)
 {
 	struct kloop_state *ks = run->kloop;
+	uint64_t now = mb_now_ns();
+	int ret;
+
+	if (!ks || !ks->ref || now < *next_ref)
+		return 0;
+	ret = reference_call(ks, p, c);
+	if (ret < 0)
+		return ret;
+	*next_ref = now + (uint64_t)run->env->interval_ms * 1000000 / REF_PER_INTERVAL;
+	return 0;
+}
+
+int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_kloop_cfg *cfg)
+{
 	struct mb_slot *slot = &cfg->slots[p->idx];
 	uint32_t per_iter = cfg->ops_per_iter ? cfg->ops_per_iter : 1;
 	uint64_t max = cfg->max_iters ? cfg->max_iters : KLOOP_MAX_ITERS;
 	uint64_t target = (uint64_t)run->env->call_us * 1000;
-	uint64_t ref_every = (uint64_t)run->env->interval_ms * 1000000 / REF_PER_INTERVAL;
 	uint64_t iters = KLOOP_FIRST_ITERS > max ? max : KLOOP_FIRST_ITERS;
-	uint64_t next_ref = mb_now_ns();
+	uint64_t next_ref = 0;
 	struct mb_counters c = {};
 	int ret;
 
+	if (cfg->fixed_iters)
+		iters = cfg->fixed_iters > max ? max : cfg->fixed_iters;
 	if (!slot->rng)
 		slot->rng = 0x9e3779b97f4a7c15ULL * (uint64_t)(p->idx + 1) | 1;
 	while (!mb_run_should_stop(run)) {
-		uint64_t ns0 = slot->kernel_ns, now;
+		uint64_t ns0 = slot->kernel_ns;
 
 		ret = mb_kloop_call(cfg->prog_fd, p->idx, iters, p->cpu);
 		if (ret < 0) {
@@ -116,14 +132,11 @@ int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_
 			if (err)
 				return err;
 		}
-		iters = next_iters(iters, slot->kernel_ns - ns0, target, max);
-		now = mb_now_ns();
-		if (ks && ks->ref && now >= next_ref) {
-			ret = reference_call(ks, p, &c);
-			if (ret < 0)
-				return ret;
-			next_ref = now + ref_every;
-		}
+		if (!cfg->fixed_iters)
+			iters = mb_kloop_next_iters(iters, slot->kernel_ns - ns0, target, max);
+		ret = mb_kloop_reference(run, p, &c, &next_ref);
+		if (ret < 0)
+			return ret;
 		mb_producer_publish(p, &c);
 	}
 	return 0;

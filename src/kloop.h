@@ -19,6 +19,7 @@ struct mb_kloop_cfg {
 	struct mb_slot *slots;		/* the program's mb_slots (skel->bss->mb_slots) */
 	uint32_t ops_per_iter;		/* map operations per loop iteration (0 means 1) */
 	uint32_t max_iters;		/* cap on iterations per call (0: 1 << 23) */
+	uint32_t fixed_iters;		/* run exactly this many per call (0: adapt to --call_us) */
 	/*
 	 * Called when the program returns >= MB_RET_BENCH (refill or empty a map, for
 	 * example). Its wall time is counted as excluded_ns. Return 0 to go on.
@@ -35,6 +36,18 @@ int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_
  * Returns the program's return value (>= 0) or a negative errno.
  */
 int mb_kloop_call(int prog_fd, int slot, uint64_t iters, int cpu);
+
+/*
+ * For producers that drive several programs in turn (and so cannot use mb_kloop_produce):
+ * the size of the next call, moving at most 2x towards @target_ns of in-kernel time ...
+ */
+uint64_t mb_kloop_next_iters(uint64_t iters, uint64_t call_ns, uint64_t target_ns, uint64_t max);
+/*
+ * ... and the interleaved reference loop: runs it when due (four times per interval, @next_ref
+ * holds the producer's schedule, start it at 0) and adds its time to @c->ref_ops / ref_ns.
+ */
+int mb_kloop_reference(struct mb_run *run, struct mb_producer *p, struct mb_counters *c,
+		       uint64_t *next_ref);
 
 /* Load the reference program and measure the empty loop's cost (run->loop_overhead_ns). */
 void mb_kloop_calibrate(struct mb_run *run);

@@ -2,7 +2,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include "bench.h"
 #include "json.h"
@@ -203,4 +206,98 @@ void mb_explain_map_create(int err, const char *what, char *buf, size_t len)
 	default:
 		snprintf(buf, len, "%s: %s", what, strerror(-err));
 	}
+}
+
+size_t mb_map_value_bytes(const struct mb_map_type_info *t, uint32_t value_size)
+{
+	int ncpus;
+
+	if (!t->percpu)
+		return value_size;
+	ncpus = libbpf_num_possible_cpus();
+	return (((size_t)value_size + 7) & ~(size_t)7) * (size_t)(ncpus > 0 ? ncpus : 1);
+}
+
+/* 0 if the kernel creates the map, else -errno. */
+static int try_create(int type, uint32_t key_size, uint32_t value_size, uint32_t flags)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = flags);
+	int fd = bpf_map_create(type, "mb_probe", key_size, value_size, 1, &opts);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static int try_size(int type, bool key, uint32_t size)
+{
+	return key ? try_create(type, size, 8, 0) : try_create(type, 4, size, 0);
+}
+
+/* The sizes the kernel takes around the known-good @good, assuming they form one range. */
+static void size_range(int type, bool key, uint32_t good, uint32_t bad, struct mb_map_refusal *r)
+{
+	uint32_t lo, hi;
+
+	/* Largest accepted size: in [good, bad) when bad is above good. */
+	r->max = good;
+	if (bad > good) {
+		lo = good;
+		hi = bad;
+		while (hi - lo > 1) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (try_size(type, key, mid))
+				hi = mid;
+			else
+				lo = mid;
+		}
+		r->max = lo;
+	}
+	/* Smallest accepted size, in [1, good]. */
+	lo = 0;
+	hi = good;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (try_size(type, key, mid))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	r->min = hi;
+}
+
+int mb_map_probe_create(int type, uint32_t key_size, uint32_t value_size, uint32_t flags,
+			struct mb_map_refusal *r)
+{
+	static const uint32_t good[] = { 4, 8 };
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	if (type == BPF_MAP_TYPE_ARRAY_OF_MAPS || type == BPF_MAP_TYPE_HASH_OF_MAPS)
+		return 0;
+	err = try_create(type, key_size, value_size, flags);
+	if (!err || err == -EPERM)
+		return 0;
+	r->err = err;
+	/* Which attribute: each alone next to sizes every map type of this kind takes. */
+	for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++) {
+		uint32_t g = good[i];
+
+		if (try_create(type, 4, g, 0))
+			continue;	/* not a known-good base: try the next one */
+		if (try_create(type, key_size, g, 0)) {
+			r->what = "key_size";
+			size_range(type, true, 4, key_size, r);
+		} else if (try_create(type, 4, value_size, 0)) {
+			r->what = "value_size";
+			size_range(type, false, g, value_size, r);
+		} else if (flags && try_create(type, 4, g, flags)) {
+			r->what = "map_flags";
+		}
+		break;
+	}
+	return err;
 }

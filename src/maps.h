@@ -45,6 +45,28 @@ int mb_map_memlock(int map_fd, uint64_t *bytes);
 void mb_run_report_map_memory(struct mb_run *run, const char *label, int map_fd,
 			      uint64_t entries);
 
+/*
+ * Bytes of one value as user space passes it to bpf_map_*_elem: per-CPU maps take one 8-byte
+ * aligned copy per possible CPU.
+ */
+size_t mb_map_value_bytes(const struct mb_map_type_info *t, uint32_t value_size);
+
+/* What the kernel refused in mb_map_probe_create(). */
+struct mb_map_refusal {
+	int err;		/* -errno of the refused creation */
+	const char *what;	/* "key_size", "value_size", "map_flags", or NULL: the combination */
+	uint32_t min, max;	/* sizes the kernel takes for @what (key_size, value_size) */
+};
+
+/*
+ * Whether the running kernel creates a one-entry map of @type with these sizes and flags
+ * (map-in-map types are not probed). Returns 0 if it does, or if it cannot tell (no privilege:
+ * setup reports that); otherwise the -errno, with @r saying which attribute was refused and,
+ * for a size, the range this kernel takes (found by bisecting with one-entry maps).
+ */
+int mb_map_probe_create(int type, uint32_t key_size, uint32_t value_size, uint32_t flags,
+			struct mb_map_refusal *r);
+
 /* A sentence for a failed map creation: which limit was hit and what to change. */
 void mb_explain_map_create(int err, const char *what, char *buf, size_t len);
 

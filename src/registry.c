@@ -11,6 +11,15 @@ extern const struct mb_bench mb_bench_bpf_noop;
 extern const struct mb_bench mb_bench_bpf_loop;
 
 /* hash family (src/benchs/hash.c) */
+extern const struct mb_bench mb_bench_map_lookup;
+extern const struct mb_bench mb_bench_map_lookup_miss;
+extern const struct mb_bench mb_bench_map_update;
+extern const struct mb_bench mb_bench_map_insert;
+extern const struct mb_bench mb_bench_map_delete;
+extern const struct mb_bench mb_bench_map_mixed;
+extern const struct mb_bench mb_bench_bpf_hashmap_lookup;
+extern const struct mb_bench mb_bench_bpf_hashmap_full_update;
+extern const struct mb_bench mb_bench_map_perf;
 
 /* memory family (src/benchs/htab_mem.c, map_mem.c) */
 extern const struct mb_bench mb_bench_htab_mem;
@@ -45,6 +54,15 @@ const struct mb_bench *const mb_benches[] = {
 	&mb_bench_bpf_loop,
 
 	/* hash */
+	&mb_bench_map_lookup,
+	&mb_bench_map_lookup_miss,
+	&mb_bench_map_update,
+	&mb_bench_map_insert,
+	&mb_bench_map_delete,
+	&mb_bench_map_mixed,
+	&mb_bench_bpf_hashmap_lookup,
+	&mb_bench_bpf_hashmap_full_update,
+	&mb_bench_map_perf,
 
 	/* memory */
 	&mb_bench_htab_mem,
@@ -78,6 +96,8 @@ const struct mb_suite_entry mb_default_suite[] = {
 	{ .bench = "bpf-noop" },
 
 	/* hash */
+	{ .bench = "map-lookup",
+	  .args = (const char *const[]){ "--map_type", "hash", "--nr_entries", "10000", NULL } },
 
 	/* memory */
 	{ .bench = "htab-mem" },

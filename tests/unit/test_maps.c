@@ -68,12 +68,49 @@ static void test_memlock_bad_fd(void **state)
 	assert_int_equal(mb_map_memlock(0, &v), -ENOENT);
 }
 
+/* The kernel's own limits, found by the probe (root only: it creates maps). */
+static void test_probe(void **state)
+{
+	struct mb_map_refusal r;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	assert_int_equal(mb_map_probe_create(BPF_MAP_TYPE_HASH, 4, 8, 0, &r), 0);
+	assert_int_equal(mb_map_probe_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4, 0, &r), 0);
+	/* Kernels differ (MAX_BPF_STACK once, KMALLOC_MAX_SIZE now): a sane range. */
+	assert_true(mb_map_probe_create(BPF_MAP_TYPE_HASH, 1u << 26, 8, 0, &r) < 0);
+	assert_string_equal(r.what, "key_size");
+	assert_int_equal(r.min, 1);
+	assert_true(r.max >= 512 && r.max < 1u << 26);
+	assert_int_equal(mb_map_probe_create(BPF_MAP_TYPE_HASH, r.max, 8, 0, &r), 0);
+	assert_true(mb_map_probe_create(BPF_MAP_TYPE_ARRAY, 8, 8, 0, &r) < 0);
+	assert_string_equal(r.what, "key_size");
+	assert_int_equal(r.min, 4);
+	assert_int_equal(r.max, 4);
+	assert_true(mb_map_probe_create(BPF_MAP_TYPE_PERCPU_HASH, 4, 40000, 0, &r) < 0);
+	assert_string_equal(r.what, "value_size");
+	assert_int_equal(r.max, 32768);
+	assert_true(mb_map_probe_create(BPF_MAP_TYPE_HASH, 4, 8, BPF_F_NO_COMMON_LRU, &r) < 0);
+	assert_string_equal(r.what, "map_flags");
+}
+
+static void test_value_bytes(void **state)
+{
+	(void)state;
+	assert_int_equal(mb_map_value_bytes(mb_map_type_by_name("hash"), 12), 12);
+	assert_int_equal(mb_map_value_bytes(mb_map_type_by_name("percpu_hash"), 12) %
+				 16, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_types),
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_memlock_bad_fd),
+		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_value_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

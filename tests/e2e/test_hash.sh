@@ -1,0 +1,182 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# Hash family: every map type x op on the kernel and syscall paths, the batch path, the
+# per-producer key streams, errors counted as errors, LRU capacity, the kernel benches,
+# map-perf, relations that hold on any machine, and every bad-input path.
+. "$(dirname "$0")/lib.sh"
+
+# Two samples of 50 ms: a producer starved for one sample on a busy machine still counts.
+SHORT=(-w0 -d2 --interval_ms 50)
+OPS6=(map-lookup map-lookup-miss map-update map-insert map-delete map-mixed)
+OPS3=(map-lookup map-lookup-miss map-update)
+
+# ---- every map type x op, kernel and syscall paths ----
+for t in hash percpu_hash lru_hash lru_percpu_hash array percpu_array array_of_maps hash_of_maps; do
+	case $t in *array) ops=("${OPS3[@]}") ;; *) ops=("${OPS6[@]}") ;; esac
+	for p in kernel syscall; do
+		j=$TMP/m-$t-$p.json
+		expect_rc 0 "$t $p: ${ops[*]}" "${SHORT[@]}" -a "${ops[@]}" --map_type "$t" \
+			--nr_entries 256 --path "$p" -o "$j"
+		[ -s "$j" ] || continue
+		runner=$([ "$p" = kernel ] && echo kernel-loop || echo syscall)
+		# Failing results listed by name, so that a failure says which and why.
+		jq_check "$t $p: all ok, right runner, ops counted, no errors, hits + misses = ops" "$j" \
+			"[.results[] | select(.status != \"ok\" or .runner != \"$runner\" or (.summary.totals | .ops == 0 or .errors != 0 or .hits + .misses != .ops)) | {bench, status, reason, totals: .summary.totals}] == []"
+		jq_check "$t $p: lookups hit, lookup-miss misses" "$j" \
+			'[.results[] | select(.bench == "map-lookup-miss") | .summary.totals.hits == 0] + [.results[] | select(.bench == "map-lookup") | .summary.totals.misses == 0] | all'
+		jq_check "$t $p: memory, setup time and op cost reported" "$j" \
+			'[.results[] | .extra.memory.map.memlock_bytes > 0 and .extra.memory.map.bytes_per_entry > 0 and .extra.setup_ns >= 0 and .summary.metrics.op_ns.mean > 0] | all'
+		if [ "$p" = kernel ]; then
+			jq_check "$t kernel: in-kernel ns/op reported" "$j" \
+				'[.results[] | .summary.latency_kernel.mean > 0] | all'
+		fi
+	done
+done
+schema_check "$TMP/m-hash-kernel.json"
+jq_check "map-mixed counts 3 map ops per iteration" "$TMP/m-hash-kernel.json" \
+	'.results[] | select(.bench == "map-mixed") | .extra.ops_per_iteration == 3 and .summary.totals.ops % 3 == 0'
+jq_check "map-in-map: one inner map per online CPU" "$TMP/m-array_of_maps-kernel.json" \
+	".results[0].extra.map_in_map.inner_maps == $(nproc)"
+
+# ---- one-key maps: every stream wraps or ends after one key ----
+expect_rc 0 "one-key maps" "${SHORT[@]}" map-lookup map-update map-delete map-mixed \
+	--nr_entries 1 -o "$TMP/one.json"
+jq_check "one-key maps: ok, no errors" "$TMP/one.json" \
+	'[.results[] | .status == "ok" and .summary.totals.errors == 0 and .summary.totals.ops > 0] | all'
+
+# ---- batch path ----
+expect_rc 0 "batch path" "${SHORT[@]}" -a map-lookup map-update map-insert map-delete \
+	--path batch --batch_size 64 --nr_entries 1000 -o "$TMP/batch.json"
+jq_check "batch: ops, no errors, several elements per call" "$TMP/batch.json" \
+	'[.results[] | .status == "ok" and .summary.totals.errors == 0 and .summary.totals.ops > 2 * .summary.totals.calls] | all'
+jq_check "user paths: CPU time per op and the CPU share are measured" "$TMP/batch.json" \
+	'[.results[] | .summary.metrics.op_ns.mean > 0 and .summary.metrics.cpu_share.mean > 0 and .summary.metrics.cpu_share.mean <= 1.05] | all'
+
+# ---- text output: the kernel's scrapers ----
+expect_rc 0 "map-lookup text" "${SHORT[@]}" -d2 map-lookup --nr_entries 1000
+check "ops scraper parses map-lookup ($(scrape_ops "$OUT"))" \
+	bash -c "[[ '$(scrape_ops "$OUT")' =~ ^[0-9]+\.[0-9]+\ ±\ [0-9]+\.[0-9]+\ M\ ops/s$ ]]"
+check "map line names memory and setup" grep -q "^Map: hash, .*memlock .* B/entry.*setup" "$OUT"
+expect_rc 0 "map-delete syscall text" "${SHORT[@]}" map-delete --path syscall --nr_entries 200
+check "latency scraper parses a syscall-path Summary" \
+	bash -c "[[ '$(scrape_latency "$OUT")' =~ ^[0-9]+\.[0-9]+\ ns/op$ ]]"
+
+# ---- per-producer key streams and ranges ----
+if [ "$(nproc)" -ge 2 ]; then
+	for b in map-insert map-delete; do
+		for p in kernel syscall; do
+			expect_rc 0 "$b -p2 $p" "${SHORT[@]}" -d2 -p2 -a "$b" --nr_entries 1001 --path $p \
+				--key_dist uniform -o "$TMP/p2.json"
+			jq_check "$b -p2 $p: disjoint ranges cover the keys" "$TMP/p2.json" \
+				'.results[0].extra.key_streams | .[0].base == 0 and .[0].base + .[0].range == .[1].base and .[1].base + .[1].range == 1001'
+			jq_check "$b -p2 $p: both producers work, none fails" "$TMP/p2.json" \
+				'.results[0] | .summary.totals.errors == 0 and ([.samples[-1].producers[] | .ops > 0] | all) and (.producers | length == 2)'
+		done
+	done
+	expect_rc 0 "map-lookup -p2 uniform" "${SHORT[@]}" -p2 -a map-lookup --key_dist uniform \
+		--nr_entries 1000 -o "$TMP/p2l.json"
+	jq_check "lookup streams: same keys, own starts" "$TMP/p2l.json" \
+		'.results[0].extra.key_streams | .[0].range == .[1].range and .[0].start != .[1].start'
+	# An LRU map with little head room evicts under two updating CPUs: failed updates are
+	# errors, never hits.
+	expect_rc 0 "lru update, tight head room" -w0 -d2 --interval_ms 100 -p2 -a map-update \
+		--map_type lru_hash --nr_entries 1000 --max_entries 1100 -o "$TMP/lru.json"
+	jq_check "evicted keys: failed updates are errors, hits + errors = ops" "$TMP/lru.json" \
+		'.results[0].summary.totals | .errors > 0 and .hits + .errors == .ops'
+	jq_check "evictions are explained in a warning" "$TMP/lru.json" \
+		'.results[0].warnings | map(test("LRU map evicts")) | any'
+fi
+expect_rc 1 "an LRU fill that evicts fails" "${SHORT[@]}" map-lookup --map_type lru_hash \
+	--nr_entries 1000 --max_entries 1000
+check "the eviction is explained" grep -q "evicted .* keys while being filled" "$ERR"
+expect_rc 0 "zipf lookups" "${SHORT[@]}" map-lookup --key_dist zipf:0.99 --nr_entries 1000 \
+	-o "$TMP/zipf.json"
+jq_check "zipf lookups hit" "$TMP/zipf.json" \
+	'.results[0].summary.totals | .errors == 0 and .hits == .ops and .ops > 0'
+
+# ---- BPF_F_NO_COMMON_LRU: capacity is per CPU ----
+ncpu=$(jq -r .context.possible_cpus "$TMP/zipf.json")
+expect_rc 0 "no_common_lru" "${SHORT[@]}" -a map-update --map_type lru_hash \
+	--map_flags no_common_lru --nr_entries 1000 -o "$TMP/nc.json"
+jq_check "no_common_lru: max_entries = (keys + 64) per possible CPU, no eviction" "$TMP/nc.json" \
+	".results[0] | .params.max_entries == 1064 * $ncpu and .extra.lru.capacity_per_cpu == 1064 and .extra.lru.common == false and .summary.totals.errors == 0"
+
+# ---- relations that hold on any machine (generous margins, not speed) ----
+run -w0 -d3 --interval_ms 100 -a map-lookup --map_type array --nr_entries 10000 -o "$TMP/a.json"
+run -w0 -d3 --interval_ms 100 -a map-lookup --map_type hash --nr_entries 10000 -o "$TMP/h.json"
+a=$(jq '.results[0].summary.latency_kernel.median' "$TMP/a.json")
+h=$(jq '.results[0].summary.latency_kernel.median' "$TMP/h.json")
+check "array lookup ($a ns) cheaper than hash lookup ($h ns)" \
+	awk "BEGIN { exit !($a > 0 && $a < 0.7 * $h) }"
+run -w0 -d3 --interval_ms 100 -a map-update --path syscall --nr_entries 10000 -o "$TMP/s.json"
+run -w0 -d3 --interval_ms 100 -a map-update --path batch --nr_entries 10000 -o "$TMP/b.json"
+s=$(jq '.results[0].summary.metrics.op_ns.median' "$TMP/s.json")
+b=$(jq '.results[0].summary.metrics.op_ns.median' "$TMP/b.json")
+check "batch update per element ($b ns) cheaper than single syscalls ($s ns)" \
+	awk "BEGIN { exit !($b > 0 && $b < 0.8 * $s) }"
+
+# ---- the kernel benches ----
+expect_rc 0 "bpf-hashmap-lookup" -w0 -d2 --interval_ms 100 -a bpf-hashmap-lookup \
+	--nr_entries 1000 --max_entries 1000 --nr_loops 100000
+check "kernel-style per-CPU line" grep -qE '^cpu[0-9]{2}: lookup [0-9.]+M ± [0-9.]+M events/sec' "$OUT"
+expect_rc 0 "bpf-hashmap-lookup json" -w0 -d2 --interval_ms 100 -a bpf-hashmap-lookup \
+	--nr_entries 1000 --max_entries 1000 --nr_loops 100000 --key_size 16 -o "$TMP/hml.json"
+jq_check "bpf-hashmap-lookup: every lookup hits; mean over every sample" "$TMP/hml.json" \
+	'.results[0] | .summary.totals.errors == 0 and .summary.totals.hits == .summary.totals.ops and .extra.per_producer[0].events_per_sec.n == 2 and .extra.ops_per_run == 100000'
+m=$(jq '.results[0].summary.latency_kernel.median' "$TMP/hml.json")
+run -w0 -d2 --interval_ms 100 -a map-lookup --nr_entries 1000 --max_entries 1000 --key_size 16 \
+	--fill_order key -o "$TMP/ml.json"
+l=$(jq '.results[0].summary.latency_kernel.median' "$TMP/ml.json")
+check "map-lookup ($l ns) and bpf-hashmap-lookup ($m ns) agree within 2x on the same map" \
+	awk "BEGIN { exit !($l > 0 && $m > 0 && $l < 2 * $m && $m < 2 * $l) }"
+expect_rc 0 "bpf-hashmap-full-update" -w0 -d2 --interval_ms 100 -a bpf-hashmap-full-update
+check "kernel-style full-update line" grep -qE '^[0-9]+:hash_map_full_perf [0-9]+ events per sec' "$OUT"
+run -w0 -d2 --interval_ms 100 -a bpf-hashmap-full-update -o "$TMP/fu.json"
+jq_check "full map: every update fails with E2BIG (misses), none succeeds" "$TMP/fu.json" \
+	'.results[0].summary.totals | .misses == .ops and .errors == 0 and .ops > 0'
+
+# ---- map-perf ----
+expect_rc 0 "map-perf: all eleven tests" -w0 -d2 --interval_ms 100 -a map-perf -o "$TMP/mp.json"
+jq_check "map-perf: eleven results in map ops/s, with map ops per event" "$TMP/mp.json" \
+	'.results[0].extra.tests | length == 11 and ([.[] | .ops_per_event > 0 and .producers[0].map_ops_per_sec.mean > 0 and .producers[0].errors == 0] | all)'
+expect_rc 0 "map-perf --test_mask 0x81" "${SHORT[@]}" map-perf --test_mask 0x81 -o "$TMP/mp2.json"
+jq_check "test_mask picks map_perf_test's bits 0 and 7" "$TMP/mp2.json" \
+	'[.results[0].extra.tests[].name] == ["hash_prealloc", "hash_lookup"]'
+expect_rc 0 "map-perf --test lpm_kmalloc" "${SHORT[@]}" map-perf --test lpm_kmalloc \
+	--max_entries 100
+check "map_perf_test's LPM line" grep -qE '^[0-9]+:lpm_perf kmalloc [0-9]+ events per sec = .*\(32 map ops per event' "$OUT"
+
+# ---- bad input: one line, exit 2, nothing run ----
+expect_usage "cannot delete elements" map-delete --map_type array
+expect_usage "cannot delete elements" map-insert --map_type array_of_maps --inner_type percpu_array
+expect_usage "do not take no_common_lru" map-lookup --map_type hash --map_flags no_common_lru
+expect_usage "do not take no_prealloc" map-update --map_type lru_hash --map_flags no_prealloc
+expect_usage "must be <= --max_entries 1000" map-lookup --nr_entries 2000 --max_entries 1000
+expect_usage "room for one more key per producer" map-mixed --nr_entries 1000 --max_entries 1000
+expect_usage "--key_size 8: array maps take keys of exactly 4 bytes" map-lookup --map_type array --key_size 8
+expect_usage "--key_size 1024: must be 4..512" map-lookup --key_size 1024
+expect_usage "--key_size 3: must be 4..65536" map-lookup --key_size 3
+expect_usage "take values of 1..32768 bytes on this kernel" map-update --map_type percpu_hash --value_size 40000
+expect_usage "zipf theta must be > 0 and <= 10" map-lookup --key_dist zipf:11
+expect_usage "zipf theta must be > 0 and <= 10" map-lookup --key_dist zipf:0
+expect_usage "seq or uniform" map-delete --key_dist zipf:1
+expect_usage "valid: hash, percpu_hash, lru_hash, lru_percpu_hash, array, percpu_array, array_of_maps, hash_of_maps" map-lookup --map_type tree
+expect_usage "not an inner map type" map-lookup --map_type hash_of_maps --inner_type hash_of_maps
+expect_usage "only for array_of_maps and hash_of_maps" map-lookup --inner_type hash
+expect_usage "LRU capacity is per CPU" map-lookup --map_type lru_hash --map_flags no_common_lru --nr_entries 1000 --max_entries 1000
+expect_usage "no keyed batch lookup" map-lookup-miss --path batch
+expect_usage "--batch_size 8: only with --path batch" map-update --batch_size 8
+expect_usage "its own keys: must be >= 2" -p2 map-insert --nr_entries 1
+expect_usage "--map_flags" map-lookup --map_flags bogus
+expect_usage "rdonly_prog" map-update --map_flags rdonly_prog
+expect_usage "must be <= --max_entries 1000" bpf-hashmap-lookup --nr_entries 2000
+expect_usage "--nr_loops 0: must be 1..8388608" bpf-hashmap-lookup --nr_loops 0
+expect_usage "must be >= --nr_entries" bpf-hashmap-lookup --nr_loops 10 --nr_entries 20 --max_entries 100
+expect_usage "unknown test" map-perf --test hash
+expect_usage "--test_mask 2048: must be 0..2047" map-perf --test_mask 2048
+expect_usage "give one of them" map-perf --test all --test_mask 1
+
+# ---- nothing left behind ----
+check "no BPF program or map left behind" [ "$(leftover_bpf)" -eq 0 ]
+
+finish

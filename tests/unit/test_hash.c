@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/* The hash family's planning: key ranges, streams, map sizes, bucket order, map-perf tests. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+
+#include "benchs/hash.h"
+#include "benchs/map_perf.h"
+
+/* Inserts, deletes and mixed: disjoint ranges that cover their key space exactly. */
+static void check_partition(enum hash_op op, uint32_t nr, int np)
+{
+	struct hash_stream s[16];
+	uint32_t first = op == HASH_MIXED ? nr : 0, next = first;
+
+	hash_streams(op, nr, 0, 7, np, s);
+	for (int p = 0; p < np; p++) {
+		assert_int_equal(s[p].base, next);
+		assert_true(s[p].range >= 1);
+		assert_int_equal(s[p].start, 0);
+		next += s[p].range;
+		for (int q = 0; q < p; q++)
+			assert_true(s[p].seed != s[q].seed);
+	}
+	assert_int_equal(next, first + nr);
+}
+
+static void test_ranges(void **state)
+{
+	struct hash_stream s[4];
+
+	(void)state;
+	for (int np = 1; np <= 16; np++) {
+		check_partition(HASH_INSERT, 1000, np);
+		check_partition(HASH_DELETE, 16, np);
+		check_partition(HASH_MIXED, 999, np);
+	}
+	/* Lookups share the keys; each producer starts elsewhere. */
+	hash_streams(HASH_LOOKUP, 1000, 0, 1, 4, s);
+	for (int p = 0; p < 4; p++) {
+		assert_int_equal(s[p].base, 0);
+		assert_int_equal(s[p].range, 1000);
+		assert_int_equal(s[p].start, 250 * p);
+	}
+	/* Misses start where the map's keys end. */
+	hash_streams(HASH_MISS, 1000, 4096, 1, 2, s);
+	assert_int_equal(s[1].base, 4096);
+	assert_int_equal(s[1].range, 1000);
+	/* Same seed, same streams: results are reproducible. */
+	{
+		struct hash_stream t[4];
+
+		hash_streams(HASH_LOOKUP, 1000, 0, 1, 4, t);
+		hash_streams(HASH_LOOKUP, 1000, 0, 1, 4, s);
+		assert_memory_equal(s, t, sizeof(t));
+	}
+}
+
+static void test_sizes(void **state)
+{
+	const struct mb_map_type_info *hash = mb_map_type_by_name("hash");
+	const struct mb_map_type_info *lru = mb_map_type_by_name("lru_hash");
+
+	(void)state;
+	assert_int_equal(hash_need(HASH_LOOKUP, 1000, 4), 1000);
+	assert_int_equal(hash_need(HASH_MIXED, 1000, 4), 1004);
+	assert_int_equal(hash_need(HASH_INSERT, 1000, 4), 1000);
+	assert_int_equal(hash_default_max_entries(hash, 0, 1000, 2), 1000);
+	assert_int_equal(hash_default_max_entries(hash, BPF_F_NO_PREALLOC, 1000, 2), 1000);
+	assert_int_equal(hash_default_max_entries(lru, 0, 1000, 2),
+			 1000 + 2 * HASH_LRU_SLACK_PER_CPU);
+	/* No common LRU: every possible CPU gets max / ncpus, and one must hold every key. */
+	assert_int_equal(hash_default_max_entries(lru, BPF_F_NO_COMMON_LRU, 1000, 4),
+			 (1000 + HASH_LRU_PERCPU_SLACK) * 4);
+	assert_true(hash_lru_cpu_capacity((1000 + HASH_LRU_PERCPU_SLACK) * 4, 4) >=
+		    1000 + HASH_LRU_PERCPU_SLACK);
+	assert_int_equal(hash_lru_cpu_capacity(1000, 3), 333);
+	/* Too large for a u32 map size. */
+	assert_int_equal(hash_default_max_entries(lru, BPF_F_NO_COMMON_LRU, 1u << 30, 8), 0);
+	assert_true(hash_op_wraps(HASH_LOOKUP) && hash_op_wraps(HASH_MIXED));
+	assert_false(hash_op_wraps(HASH_INSERT) || hash_op_wraps(HASH_DELETE));
+	assert_false(hash_op_fills(HASH_INSERT));
+	assert_true(hash_op_fills(HASH_DELETE));
+}
+
+static void test_kernel_src(void **state)
+{
+	struct mb_key_dist seq = { MB_DIST_SEQ }, uni = { MB_DIST_UNIFORM },
+			   zipf = { MB_DIST_ZIPF, 0.99 };
+
+	(void)state;
+	assert_int_equal(hash_kernel_src(HASH_LOOKUP, &seq), MB_HASH_SRC_SEQ);
+	assert_int_equal(hash_kernel_src(HASH_LOOKUP, &uni), MB_HASH_SRC_RAND);
+	assert_int_equal(hash_kernel_src(HASH_INSERT, &uni), MB_HASH_SRC_ARRAY);
+	assert_int_equal(hash_kernel_src(HASH_UPDATE, &zipf), MB_HASH_SRC_ARRAY);
+}
+
+/* Once-through streams use every key of the range exactly once. */
+static void test_once_streams(void **state)
+{
+	struct mb_key_dist seq = { MB_DIST_SEQ }, uni = { MB_DIST_UNIFORM },
+			   zipf = { MB_DIST_ZIPF, 1.0 };
+	struct hash_stream s[3];
+	uint32_t out[400], seen[400];
+
+	(void)state;
+	hash_streams(HASH_DELETE, 1000, 0, 3, 3, s);
+	assert_int_equal(hash_stream_len(HASH_DELETE, &s[1]), s[1].range);
+	assert_int_equal(hash_stream_indices(HASH_DELETE, &s[1], &seq, out, s[1].range), 0);
+	for (uint32_t i = 0; i < s[1].range; i++)
+		assert_int_equal(out[i], s[1].base + i);
+	assert_int_equal(hash_stream_indices(HASH_DELETE, &s[1], &uni, out, s[1].range), 0);
+	memset(seen, 0, sizeof(seen));
+	for (uint32_t i = 0; i < s[1].range; i++) {
+		assert_true(out[i] >= s[1].base && out[i] < s[1].base + s[1].range);
+		seen[out[i] - s[1].base]++;
+	}
+	for (uint32_t i = 0; i < s[1].range; i++)
+		assert_int_equal(seen[i], 1);
+	/* A shuffle, not the identity. */
+	assert_true(out[0] != s[1].base || out[1] != s[1].base + 1 || out[2] != s[1].base + 2);
+	assert_int_equal(hash_stream_indices(HASH_DELETE, &s[1], &zipf, out, s[1].range), -EINVAL);
+	assert_int_equal(hash_stream_indices(HASH_DELETE, &s[1], &seq, out, 5), -EINVAL);
+}
+
+/* Wrapping streams: sequential from the start, uniform over the range, zipf's shape. */
+static void test_wrap_streams(void **state)
+{
+	struct mb_key_dist seq = { MB_DIST_SEQ }, uni = { MB_DIST_UNIFORM },
+			   zipf = { MB_DIST_ZIPF, 0.99 };
+	const uint32_t len = HASH_STREAM_LEN, n = 100;
+	uint32_t *out = malloc(sizeof(uint32_t) * len), *other = malloc(sizeof(uint32_t) * len);
+	struct hash_stream s[2];
+	uint32_t count[100];
+	double h = 0;
+
+	(void)state;
+	assert_non_null(out);
+	assert_non_null(other);
+	hash_streams(HASH_MISS, n, 5000, 11, 2, s);
+	assert_int_equal(hash_stream_indices(HASH_MISS, &s[1], &seq, out, len), 0);
+	for (uint32_t i = 0; i < 1000; i++)
+		assert_int_equal(out[i], 5000 + (s[1].start + i) % n);
+
+	assert_int_equal(hash_stream_indices(HASH_LOOKUP, &s[0], &uni, out, len), 0);
+	memset(count, 0, sizeof(count));
+	for (uint32_t i = 0; i < len; i++) {
+		assert_true(out[i] >= 5000 && out[i] < 5000 + n);
+		count[out[i] - 5000]++;
+	}
+	/* len / n = 2621 per key, sigma ~51: 6 sigma. */
+	for (uint32_t k = 0; k < n; k++)
+		assert_true(fabs((double)count[k] - (double)len / n) < 310);
+
+	assert_int_equal(hash_stream_indices(HASH_LOOKUP, &s[0], &zipf, out, len), 0);
+	assert_int_equal(hash_stream_indices(HASH_LOOKUP, &s[1], &zipf, other, len), 0);
+	/* Producers draw their own streams. */
+	assert_true(memcmp(out, other, sizeof(uint32_t) * 64));
+	memset(count, 0, sizeof(count));
+	for (uint32_t i = 0; i < len; i++)
+		count[out[i] - 5000]++;
+	for (uint32_t k = 1; k <= n; k++)
+		h += pow(k, -0.99);
+	/* Rank r is key base + r; the first ranks' frequencies within 5 sigma. */
+	for (uint32_t r = 0; r < 10; r++) {
+		double p = pow(r + 1, -0.99) / h, sigma = sqrt(len * p * (1 - p));
+
+		if (fabs(count[r] - len * p) > 5 * sigma)
+			fail_msg("zipf rank %u: %u draws, %.0f expected", r, count[r], len * p);
+	}
+	free(out);
+	free(other);
+}
+
+static void test_key_pattern(void **state)
+{
+	uint8_t key[16], want[16];
+	uint32_t w;
+
+	(void)state;
+	memset(key, 0xaa, sizeof(key));
+	hash_key_pattern(key, 11);
+	assert_int_equal(key[0], 0xaa);
+	w = 2654435761u;
+	memcpy(want + 4, &w, 4);
+	w = 2654435761u * 2;
+	memcpy(want + 8, &w, 4);
+	assert_memory_equal(key + 4, want + 4, 7);
+	assert_int_equal(key[11], 0xaa);
+}
+
+static void test_bucket_order(void **state)
+{
+	uint32_t out[5000], seen[5000] = { 0 }, last = 0;
+	uint8_t key[MB_HASH_KEY_MAX] = {};
+
+	(void)state;
+	assert_int_equal(hash_bucket_order(1, 5000, 8, 12345, 8192, out), 0);
+	hash_key_pattern(key, 8);
+	for (int i = 0; i < 5000; i++) {
+		uint32_t group;
+
+		assert_true(out[i] >= 1 && out[i] <= 5000);
+		seen[out[i] - 1]++;
+		memcpy(key, &out[i], 4);
+		group = (hash_jhash(key, 8, 12345) & 8191) >> 6;
+		assert_true(group >= last);
+		last = group;
+	}
+	for (int i = 0; i < 5000; i++)
+		assert_int_equal(seen[i], 1);
+	assert_int_equal(hash_bucket_order(0, 10, 8, 0, 1000, out), -EINVAL);
+}
+
+/*
+ * hash_jhash must put keys in the buckets the kernel does. A zero-seed map walks its keys in
+ * bucket order (get_next_key goes bucket by bucket): the buckets must come out sorted.
+ */
+static void check_kernel_order(uint32_t key_size)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_ZERO_SEED);
+	const uint32_t n = 2000, nbuckets = 2048;
+	uint8_t key[64] = {}, next[64];
+	uint64_t val = 0;
+	uint32_t last = 0, seen = 0;
+	int fd = bpf_map_create(BPF_MAP_TYPE_HASH, "mb_test_jhash", key_size, 8, n, &opts);
+
+	if (fd < 0) {
+		print_message("no BPF here (%s): jhash not checked against the kernel\n",
+			      strerror(errno));
+		return;
+	}
+	hash_key_pattern(key, key_size);
+	for (uint32_t i = 0; i < n; i++) {
+		memcpy(key, &i, 4);
+		assert_int_equal(bpf_map_update_elem(fd, key, &val, BPF_NOEXIST), 0);
+	}
+	for (void *prev = NULL; !bpf_map_get_next_key(fd, prev, next); prev = key) {
+		uint32_t b = hash_jhash(next, key_size, 0) & (nbuckets - 1);
+
+		if (b < last)
+			fail_msg("key size %u: bucket %u after %u: hash_jhash differs from the kernel's",
+				 key_size, b, last);
+		last = b;
+		memcpy(key, next, key_size);
+		seen++;
+	}
+	assert_int_equal(seen, n);
+	close(fd);
+}
+
+static void test_jhash_kernel(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	check_kernel_order(4);
+	check_kernel_order(8);
+	check_kernel_order(5);
+	check_kernel_order(13);
+	check_kernel_order(64);
+}
+
+static void test_map_perf_tests(void **state)
+{
+	const char *why;
+	uint32_t mask = 0;
+	char buf[512];
+
+	(void)state;
+	assert_int_equal(mp_tests_parse("all", &mask, &why), 0);
+	assert_int_equal(mask, MP_ALL);
+	assert_int_equal(MP_ALL, 0x7ff);
+	assert_int_equal(mp_tests_parse("hash_prealloc,lru_hash_lookup", &mask, &why), 0);
+	assert_int_equal(mask, 1u | (1u << 10));
+	assert_int_equal(mp_tests_parse("array_lookup|lpm_kmalloc", &mask, &why), 0);
+	assert_int_equal(mask, (1u << 8) | (1u << 6));
+	mp_tests_format(mask, buf, sizeof(buf));
+	assert_string_equal(buf, "lpm_kmalloc,array_lookup");
+	mp_tests_format(MP_ALL, buf, sizeof(buf));
+	assert_string_equal(buf, "all");
+	assert_int_equal(mp_tests_parse("hash", &mask, &why), -EINVAL);
+	assert_non_null(strstr(why, "lru_hash_lookup"));
+	assert_int_equal(mp_tests_parse("hash_lookup,", &mask, &why), -EINVAL);
+	assert_int_equal(mp_tests_parse("", &mask, &why), -EINVAL);
+	/* Map operations per event, as map_perf_test's programs do them. */
+	assert_int_equal(mp_tests[MP_HASH_PREALLOC].ops_per_event, 30);
+	assert_int_equal(mp_tests[MP_LRU_HASH_PREALLOC].ops_per_event, 1);
+	assert_int_equal(mp_tests[MP_LPM_KMALLOC].ops_per_event, 32);
+	assert_int_equal(mp_tests[MP_ARRAY_LOOKUP].ops_per_event, 64);
+	assert_int_equal(mp_tests[MP_INNER_LRU_HASH_PREALLOC].ops_per_event, 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ranges),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_kernel_src),
+		cmocka_unit_test(test_once_streams),
+		cmocka_unit_test(test_wrap_streams),
+		cmocka_unit_test(test_key_pattern),
+		cmocka_unit_test(test_bucket_order),
+		cmocka_unit_test(test_jhash_kernel),
+		cmocka_unit_test(test_map_perf_tests),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
