@@ -38,9 +38,35 @@ int mb_doc_check(const struct mb_json *doc, char *err, size_t errlen)
 	for (size_t i = 0; i < mb_json_len(results); i++) {
 		const struct mb_json *r = mb_json_at(results, i);
 
+		static const struct {
+			const char *key;
+			enum mb_json_type type;
+		} shape[] = {
+			{ "params", MB_JSON_OBJECT },
+			{ "config", MB_JSON_OBJECT },
+			{ "samples", MB_JSON_ARRAY },
+			{ "extra", MB_JSON_OBJECT },
+		};
+
 		if (!mb_json_is(r, MB_JSON_OBJECT) ||
 		    !mb_json_is(mb_json_get(r, "bench"), MB_JSON_STRING)) {
 			snprintf(err, errlen, "results[%zu]: not a result (no bench name)", i);
+			return -EINVAL;
+		}
+		/* Optional members, but of the documented type when present. */
+		for (size_t k = 0; k < sizeof(shape) / sizeof(*shape); k++) {
+			const struct mb_json *v = mb_json_get(r, shape[k].key);
+
+			if (v && !mb_json_is(v, shape[k].type)) {
+				snprintf(err, errlen, "results[%zu].%s: not %s", i, shape[k].key,
+					 shape[k].type == MB_JSON_OBJECT ? "an object" : "an array");
+				return -EINVAL;
+			}
+		}
+		if (mb_json_get(r, "summary") &&
+		    !mb_json_is(mb_json_get(r, "summary"), MB_JSON_OBJECT) &&
+		    !mb_json_is(mb_json_get(r, "summary"), MB_JSON_NULL)) {
+			snprintf(err, errlen, "results[%zu].summary: not an object", i);
 			return -EINVAL;
 		}
 	}

@@ -78,6 +78,13 @@ static void test_doc_checks(void **state)
 
 	(void)state;
 	expect_bad_doc("", "not JSON: line 1, column 1");
+	/* Members of the wrong type (found by fuzz_doc: params as an array). */
+	expect_bad_doc("{\"schema_version\": 1, \"context\": {\"tool\": \"mapbench\"}, \"results\": [{\"bench\": \"b\", \"params\": [1]}]}",
+		       "results[0].params: not an object");
+	expect_bad_doc("{\"schema_version\": 1, \"context\": {\"tool\": \"mapbench\"}, \"results\": [{\"bench\": \"b\", \"samples\": {}}]}",
+		       "results[0].samples: not an array");
+	expect_bad_doc("{\"schema_version\": 1, \"context\": {\"tool\": \"mapbench\"}, \"results\": [{\"bench\": \"b\", \"summary\": 3}]}",
+		       "results[0].summary: not an object");
 	expect_bad_doc("{\"a\": 1", "not JSON");
 	expect_bad_doc("[1, 2]", "not mapbench output");
 	expect_bad_doc("{}", "not mapbench output");
