@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-/* A verifier rejection becomes one message that quotes the verifier's last lines. */
+/*
+ * Kernel refusals become clear messages: a verifier rejection quotes the verifier's last lines;
+ * a missing map type is named.
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,11 +52,26 @@ static void test_verifier_rejection(void **state)
 	assert_null(strchr(why, '\n'));
 }
 
+/* A map type the running kernel lacks: probed, and named in the reason. */
+static void test_missing_map_type(void **state)
+{
+	char why[256];
+
+	(void)state;
+	if (mb_probe_bpf(why, sizeof(why)))
+		skip();
+	assert_int_equal(mb_probe_map_type(BPF_MAP_TYPE_HASH, "hash", why, sizeof(why)), 0);
+	/* No kernel has map type 4000. */
+	assert_true(mb_probe_map_type(4000, "future", why, sizeof(why)) < 0);
+	assert_string_equal(why, "this kernel has no future map type");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_log),
 		cmocka_unit_test(test_verifier_rejection),
+		cmocka_unit_test(test_missing_map_type),
 	};
 
 	mb_log_init(true, false, stdout);
