@@ -214,7 +214,7 @@ struct mb_json *mb_report_document(const struct mb_env *env, struct mb_run *runs
 
 /* ---- CSV ---- */
 
-static void csv_field(FILE *f, const char *s)
+void mb_csv_field(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {
 		fputs(s, f);
@@ -293,9 +293,9 @@ int mb_report_csv(FILE *f, const struct mb_json *doc)
 			const struct mb_json *s = mb_json_at(samples, i);
 			const struct mb_json *flags = mb_json_get(s, "flags");
 
-			csv_field(f, bench);
+			mb_csv_field(f, bench);
 			fputc(',', f);
-			csv_field(f, params);
+			mb_csv_field(f, params);
 			fputs(",sample", f);
 			csv_num(f, mb_json_get(s, "iter"));
 			fprintf(f, ",%s", mb_json_truthy(mb_json_get(s, "warmup")) ? "true" : "false");
@@ -314,9 +314,9 @@ int mb_report_csv(FILE *f, const struct mb_json *doc)
 
 			if (!mb_json_get(st, "mean"))
 				continue;
-			csv_field(f, bench);
+			mb_csv_field(f, bench);
 			fputc(',', f);
-			csv_field(f, params);
+			mb_csv_field(f, params);
 			fputs(",summary,,", f);
 			for (size_t c = 0; c < sizeof(csv_counters) / sizeof(*csv_counters); c++)
 				fputc(',', f);

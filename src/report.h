@@ -46,6 +46,9 @@ int mb_report_write_doc(const struct mb_env *env, struct mb_json *doc, struct mb
 /* The one-table summary of several runs (text). */
 void mb_report_table(FILE *f, struct mb_run *runs, int nr);
 
+/* One CSV field, quoted (RFC 4180) when it holds a comma, a quote or a line break. */
+void mb_csv_field(FILE *f, const char *s);
+
 /* CSV rows of @doc (a document from mb_report_document). */
 int mb_report_csv(FILE *f, const struct mb_json *doc);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report.h"
 #include "table.h"
 
 struct mb_table {
@@ -108,21 +109,6 @@ static int width(const char *s)
 	return w;
 }
 
-static void csv_cell(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void md_cell(FILE *f, const char *s)
 {
 	for (; *s; s++) {
@@ -156,7 +142,7 @@ int mb_table_write(FILE *f, const struct mb_table *t, enum mb_format format)
 			case MB_FORMAT_CSV:
 				if (c)
 					fputc(',', f);
-				csv_cell(f, s);
+				mb_csv_field(f, s);
 				break;
 			case MB_FORMAT_MD:
 				fputs(c ? " | " : "| ", f);
