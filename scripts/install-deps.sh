@@ -7,7 +7,8 @@
 set -eu
 
 PACKAGES="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev \
-libzstd-dev libcmocka-dev jq python3 python3-jsonschema gnuplot-nox procps"
+libzstd-dev libclang-rt-dev libcmocka-dev jq python3 python3-jsonschema gnuplot-nox procps \
+valgrind"
 
 missing=""
 for pkg in $PACKAGES; do
