@@ -100,6 +100,7 @@ static int parse_long(struct mb_cli *cli, int argc, char **argv, int *i)
 	}
 	cli->items[cli->nr_items].name = strdup(name);
 	cli->items[cli->nr_items].value = value;
+	cli->items[cli->nr_items].scope = cli->nr_names - 1;
 	if (!cli->items[cli->nr_items].name)
 		return -ENOMEM;
 	cli->nr_items++;
@@ -205,11 +206,16 @@ static int apply_item(struct mb_run *run, const char *name, const char *value, b
 	return 0;
 }
 
-int mb_cli_apply(struct mb_cli *cli, struct mb_run *run)
+int mb_cli_apply(struct mb_cli *cli, struct mb_run *run, int pos)
 {
-	for (int i = 0; i < cli->nr_items; i++)
-		if (apply_item(run, cli->items[i].name, cli->items[i].value, &cli->items[i].used))
+	for (int i = 0; i < cli->nr_items; i++) {
+		struct mb_cli_item *item = &cli->items[i];
+
+		if (item->scope >= 0 && pos >= 0 && item->scope != pos)
+			continue;
+		if (apply_item(run, item->name, item->value, &item->used))
 			return -EINVAL;
+	}
 	return 0;
 }
 
@@ -241,6 +247,12 @@ int mb_cli_check_unused(const struct mb_cli *cli, struct mb_run *runs, int nr)
 
 		if (cli->items[i].used)
 			continue;
+		if (cli->items[i].scope >= 0) {
+			mb_err("--%s: not an option of %s, the bench it follows (mapbench --help %s lists its options)",
+			       cli->items[i].name, cli->names[cli->items[i].scope],
+			       cli->names[cli->items[i].scope]);
+			return -EINVAL;
+		}
 		for (int r = 0; r < nr && n < sizeof(names); r++)
 			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", r ? ", " : "",
 					      runs[r].bench->name);
@@ -268,7 +280,8 @@ void mb_cli_help(FILE *f, const char *const *names, int nr_names)
 	fprintf(f,
 		"Usage: mapbench [OPTIONS] [BENCH...] [BENCH OPTIONS]\n"
 		"\n"
-		"Benchmarks for Linux BPF maps. With no BENCH, runs the default suite.\n"
+		"Benchmarks for Linux BPF maps. With no BENCH, runs the default suite. Bench\n"
+		"options before the first BENCH apply to all; after a BENCH, to that bench only.\n"
 		"Options follow the kernel's selftests 'bench'; '-' and '_' are interchangeable in\n"
 		"option names. Exit status: 0 ok, 1 a bench failed, 2 usage error, 77 nothing could\n"
 		"run (privilege or kernel feature missing), 130 interrupted.\n"

@@ -15,6 +15,7 @@
 struct mb_cli_item {
 	const char *name;	/* as typed, without the dashes */
 	const char *value;	/* NULL for flags */
+	int scope;		/* index of the bench name it follows, -1 before any name */
 	bool used;
 };
 
@@ -54,7 +55,12 @@ void mb_cli_free(struct mb_cli *cli);
 bool mb_cli_given(const struct mb_cli *cli, const char *global_name);
 
 /* Pass 2 for one run: apply the bench options it has. Returns 0 or -EINVAL. */
-int mb_cli_apply(struct mb_cli *cli, struct mb_run *run);
+/*
+ * Bench options before the first bench name apply to every run; after a bench name, only to
+ * the run of that name (@pos: the run's index among the names; -1 for runs that come from
+ * no name, such as the default suite or a preset, which take every option).
+ */
+int mb_cli_apply(struct mb_cli *cli, struct mb_run *run, int pos);
 /*
  * Apply extra words ("--name value" pairs) to a run, e.g. from the default suite or a sweep
  * point; @origin names where they come from in messages.

@@ -76,6 +76,7 @@ struct sseries {
 
 struct spoint {
 	int series, rep;
+	int pos;			/* index of its bench among the names, -1 from a preset */
 	const struct mb_bench *bench;
 	int idx[MAX_PARAMS];		/* value of each sweep parameter, -1: not in this series */
 	int run;			/* index into runs, -1: refused by the bench */
@@ -639,6 +640,7 @@ static int make_points(struct sweep *sw)
 					p->series = s;
 					p->rep = rep;
 					p->bench = se->benches[b];
+					p->pos = sw->preset ? -1 : b;
 					p->run = -1;
 					for (int i = 0; i < MAX_PARAMS; i++)
 						p->idx[i] = -1;
@@ -679,7 +681,7 @@ static int prepare_point(struct sweep *sw, const struct spoint *p, struct mb_run
 		    apply_value(sw->params[i].opt, env, sw->params[i].vals.v[p->idx[i]], msg,
 				sizeof(msg)))
 			return mb_err("sweep: %s", msg), -EINVAL;
-	if (mb_session_prepare_run(&sw->cli, run, p->bench, env, se->args, sw->origin))
+	if (mb_session_prepare_run(&sw->cli, run, p->pos, p->bench, env, se->args, sw->origin))
 		return -EINVAL;
 	for (int i = 0; i < sw->nr_params; i++) {
 		int oi;

@@ -50,7 +50,7 @@ static int prepare_runs(struct mb_cli *cli, const struct mb_bench **benches,
 			const struct mb_suite_entry *suite, struct mb_run *runs, int nr)
 {
 	for (int i = 0; i < nr; i++)
-		if (mb_session_prepare_run(cli, &runs[i], benches[i], &cli->env,
+		if (mb_session_prepare_run(cli, &runs[i], suite ? -1 : i, benches[i], &cli->env,
 					   suite ? suite[i].args : NULL, "the default suite"))
 			return -EINVAL;
 	if (mb_cli_check_unused(cli, runs, nr))

@@ -12,7 +12,8 @@
 #include "runner.h"
 #include "session.h"
 
-int mb_session_prepare_run(struct mb_cli *cli, struct mb_run *run, const struct mb_bench *bench,
+int mb_session_prepare_run(struct mb_cli *cli, struct mb_run *run, int pos,
+			   const struct mb_bench *bench,
 			   const struct mb_env *env, const char *const *words, const char *origin)
 {
 	int err = mb_run_init(run, bench, env);
@@ -21,7 +22,7 @@ int mb_session_prepare_run(struct mb_cli *cli, struct mb_run *run, const struct 
 		return err;
 	if (words && mb_cli_apply_words(run, words, origin))
 		return -EINVAL;
-	if (mb_cli_apply(cli, run))
+	if (mb_cli_apply(cli, run, pos))
 		return -EINVAL;
 	return 0;
 }

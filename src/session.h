@@ -23,7 +23,8 @@ struct mb_session {
  * the default suite, a sweep preset) and the command line's bench options, in that order.
  * Returns 0 or -EINVAL (reported).
  */
-int mb_session_prepare_run(struct mb_cli *cli, struct mb_run *run, const struct mb_bench *bench,
+int mb_session_prepare_run(struct mb_cli *cli, struct mb_run *run, int pos,
+			   const struct mb_bench *bench,
 			   const struct mb_env *env, const char *const *words, const char *origin);
 
 /*

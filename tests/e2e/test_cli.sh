@@ -44,6 +44,13 @@ expect_usage "bpf-loop: --nr_loops 0: must be 1..8388608" bpf-loop --nr_loops 0
 expect_usage "--nr_loops: not an option of count-local" count-local --nr_loops 5
 expect_usage "--nr_loops needs a value" bpf-loop --nr_loops
 
+# Bench options before the first bench name apply to all; after a name, to that bench only.
+expect_rc 0 "options scoped by position" -w0 -d1 --interval_ms 50 --nr_loops 7 bpf-loop \
+	bpf-loop --nr_loops 50 --format json
+jq_check "each bench got its own value" "$OUT" '[.results[].params.nr_loops] == [7, 50]'
+expect_usage "--nr_loops: not an option of count-local, the bench it follows" \
+	bpf-loop count-local --nr_loops 5
+
 # '-' and '_' are interchangeable; --name=value works; short options cluster.
 expect_rc 0 "--nr-loops and --interval-ms spellings" bpf-loop --nr-loops=5 -w0 -d1 --interval-ms 50
 expect_rc 0 "clustered short flags -aq" -aq -w0 -d1 --interval_ms 50 count-local

@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (mb_run_init(&runs[nr], b, &cli.env))
 				abort();
 			nr++;
-			if (mb_cli_apply(&cli, &runs[nr - 1]))
+			if (mb_cli_apply(&cli, &runs[nr - 1], i))
 				break;
 		}
 		mb_cli_check_unused(&cli, runs, nr);

@@ -108,7 +108,7 @@ static void test_bench_options(void **state)
 	assert_int_equal(cli.nr_items, 1);
 	mb_cpuset_online(&cli.env.online);
 	assert_int_equal(mb_run_init(&run, mb_bench_find("bpf-loop"), &cli.env), 0);
-	assert_int_equal(mb_cli_apply(&cli, &run), 0);
+	assert_int_equal(mb_cli_apply(&cli, &run, 0), 0);
 	nr_loops = run.args;
 	assert_int_equal(*nr_loops, 100);
 	assert_true(mb_run_opt_given(&run, "nr_loops"));
@@ -118,7 +118,7 @@ static void test_bench_options(void **state)
 	/* An option no selected bench has is an error. */
 	assert_int_equal(mb_run_init(&run, mb_bench_find("count-local"), &cli.env), 0);
 	cli.items[0].used = false;
-	assert_int_equal(mb_cli_apply(&cli, &run), 0);
+	assert_int_equal(mb_cli_apply(&cli, &run, 0), 0);
 	assert_int_equal(mb_cli_check_unused(&cli, &run, 1), -EINVAL);
 	mb_run_free(&run);
 	mb_cli_free(&cli);
@@ -126,8 +126,42 @@ static void test_bench_options(void **state)
 	/* Out of range for the bench: reported in pass 2. */
 	assert_int_equal(PARSE(&cli, "bpf-loop", "--nr_loops=0"), 0);
 	assert_int_equal(mb_run_init(&run, mb_bench_find("bpf-loop"), &cli.env), 0);
-	assert_int_equal(mb_cli_apply(&cli, &run), -EINVAL);
+	assert_int_equal(mb_cli_apply(&cli, &run, 0), -EINVAL);
 	mb_run_free(&run);
+	mb_cli_free(&cli);
+}
+
+/* Bench options are positional: before any name for all, after a name for that bench only. */
+static void test_scope(void **state)
+{
+	const struct mb_bench *loop = mb_bench_find("bpf-loop");
+	struct mb_run runs[2];
+	struct mb_cli cli;
+
+	(void)state;
+	assert_int_equal(PARSE(&cli, "--nr_loops", "7", "bpf-loop", "--nr_loops", "5", "bpf-loop",
+			       "--nr_loops", "50"), 0);
+	assert_int_equal(cli.items[0].scope, -1);
+	assert_int_equal(cli.items[1].scope, 0);
+	assert_int_equal(cli.items[2].scope, 1);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(mb_run_init(&runs[i], loop, &cli.env), 0);
+		assert_int_equal(mb_cli_apply(&cli, &runs[i], i), 0);
+	}
+	/* The unscoped 7 comes first, each bench's own value after it. */
+	assert_int_equal(*(const uint32_t *)runs[0].args, 5);
+	assert_int_equal(*(const uint32_t *)runs[1].args, 50);
+	assert_int_equal(mb_cli_check_unused(&cli, runs, 2), 0);
+	for (int i = 0; i < 2; i++)
+		mb_run_free(&runs[i]);
+	mb_cli_free(&cli);
+
+	/* A run from no name (the default suite, a preset) takes every option. */
+	assert_int_equal(PARSE(&cli, "bpf-loop", "--nr_loops", "9"), 0);
+	assert_int_equal(mb_run_init(&runs[0], loop, &cli.env), 0);
+	assert_int_equal(mb_cli_apply(&cli, &runs[0], -1), 0);
+	assert_int_equal(*(const uint32_t *)runs[0].args, 9);
+	mb_run_free(&runs[0]);
 	mb_cli_free(&cli);
 }
 
@@ -182,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_cpusets),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_bench_options),
+		cmocka_unit_test(test_scope),
 		cmocka_unit_test(test_validate),
 	};
 
