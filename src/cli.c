@@ -100,7 +100,8 @@ static int parse_long(struct mb_cli *cli, int argc, char **argv, int *i)
 	}
 	cli->items[cli->nr_items].name = strdup(name);
 	cli->items[cli->nr_items].value = value;
-	cli->items[cli->nr_items].scope = cli->nr_names - 1;
+	cli->items[cli->nr_items].scope_first = cli->nr_names ? cli->group_first : -1;
+	cli->items[cli->nr_items].scope_last = cli->nr_names - 1;
 	if (!cli->items[cli->nr_items].name)
 		return -ENOMEM;
 	cli->nr_items++;
@@ -135,6 +136,15 @@ static int parse_short(struct mb_cli *cli, int argc, char **argv, int *i)
 		return apply_global(cli, gi, argv[++*i]);
 	}
 	return 0;
+}
+
+/* A bench name after bench options starts a new group: later options are its own. */
+static void add_name(struct mb_cli *cli, const char *name)
+{
+	if (!cli->nr_names || (cli->nr_items &&
+			       cli->items[cli->nr_items - 1].scope_last == cli->nr_names - 1))
+		cli->group_first = cli->nr_names;
+	cli->names[cli->nr_names++] = name;
 }
 
 int mb_cli_parse(int argc, char **argv, struct mb_cli *cli)
@@ -173,7 +183,7 @@ int mb_cli_parse_cmd(int argc, char **argv, struct mb_cli *cli, const struct mb_
 		else if (!options_done && arg[0] == '-' && arg[1])
 			err = parse_short(cli, argc, argv, &i);
 		else
-			cli->names[cli->nr_names++] = arg;
+			add_name(cli, arg);
 	}
 	return err;
 }
@@ -211,7 +221,8 @@ int mb_cli_apply(struct mb_cli *cli, struct mb_run *run, int pos)
 	for (int i = 0; i < cli->nr_items; i++) {
 		struct mb_cli_item *item = &cli->items[i];
 
-		if (item->scope >= 0 && pos >= 0 && item->scope != pos)
+		if (item->scope_first >= 0 && pos >= 0 &&
+		    (pos < item->scope_first || pos > item->scope_last))
 			continue;
 		if (apply_item(run, item->name, item->value, &item->used))
 			return -EINVAL;
@@ -247,15 +258,14 @@ int mb_cli_check_unused(const struct mb_cli *cli, struct mb_run *runs, int nr)
 
 		if (cli->items[i].used)
 			continue;
-		if (cli->items[i].scope >= 0) {
-			mb_err("--%s: not an option of %s, the bench it follows (mapbench --help %s lists its options)",
-			       cli->items[i].name, cli->names[cli->items[i].scope],
-			       cli->names[cli->items[i].scope]);
-			return -EINVAL;
-		}
-		for (int r = 0; r < nr && n < sizeof(names); r++)
-			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", r ? ", " : "",
+		/* Name the benches it was for: those it follows, or all. */
+		for (int r = 0; r < nr && n < sizeof(names); r++) {
+			if (cli->items[i].scope_first >= 0 &&
+			    (r < cli->items[i].scope_first || r > cli->items[i].scope_last))
+				continue;
+			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", n ? ", " : "",
 					      runs[r].bench->name);
+		}
 		mb_err("--%s: not an option of %s (mapbench --help BENCH lists a bench's options)",
 		       cli->items[i].name, names);
 		return -EINVAL;
@@ -281,7 +291,7 @@ void mb_cli_help(FILE *f, const char *const *names, int nr_names)
 		"Usage: mapbench [OPTIONS] [BENCH...] [BENCH OPTIONS]\n"
 		"\n"
 		"Benchmarks for Linux BPF maps. With no BENCH, runs the default suite. Bench\n"
-		"options before the first BENCH apply to all; after a BENCH, to that bench only.\n"
+		"options before the first BENCH apply to all; after BENCHes, to those they follow.\n"
 		"Options follow the kernel's selftests 'bench'; '-' and '_' are interchangeable in\n"
 		"option names. Exit status: 0 ok, 1 a bench failed, 2 usage error, 77 nothing could\n"
 		"run (privilege or kernel feature missing), 130 interrupted.\n"

@@ -15,7 +15,8 @@
 struct mb_cli_item {
 	const char *name;	/* as typed, without the dashes */
 	const char *value;	/* NULL for flags */
-	int scope;		/* index of the bench name it follows, -1 before any name */
+	int scope_first;	/* the bench names it follows: first and last index, */
+	int scope_last;		/* -1 when it comes before any name (it applies to all) */
 	bool used;
 };
 
@@ -38,6 +39,7 @@ struct mb_cli {
 	int nr_names;
 	struct mb_cli_item *items;	/* bench options, in order */
 	int nr_items;
+	int group_first;	/* first bench name of the current group (parsing) */
 	const struct mb_opt *cmd_opts;	/* a subcommand's own options (sweep, compare, plot) */
 	void *cmd_args;			/* the struct they fill */
 };
@@ -56,9 +58,10 @@ bool mb_cli_given(const struct mb_cli *cli, const char *global_name);
 
 /* Pass 2 for one run: apply the bench options it has. Returns 0 or -EINVAL. */
 /*
- * Bench options before the first bench name apply to every run; after a bench name, only to
- * the run of that name (@pos: the run's index among the names; -1 for runs that come from
- * no name, such as the default suite or a preset, which take every option).
+ * Bench options before the first bench name apply to every run; after bench names, to the
+ * consecutive names they follow ("a b --x 1 c --x 2": a and b get 1, c gets 2). @pos is the
+ * run's index among the names; -1 for runs that come from no name (the default suite, a
+ * preset), which take every option.
  */
 int mb_cli_apply(struct mb_cli *cli, struct mb_run *run, int pos);
 /*

@@ -44,12 +44,16 @@ expect_usage "bpf-loop: --nr_loops 0: must be 1..8388608" bpf-loop --nr_loops 0
 expect_usage "--nr_loops: not an option of count-local" count-local --nr_loops 5
 expect_usage "--nr_loops needs a value" bpf-loop --nr_loops
 
-# Bench options before the first bench name apply to all; after a name, to that bench only.
-expect_rc 0 "options scoped by position" -w0 -d1 --interval_ms 50 --nr_loops 7 bpf-loop \
-	bpf-loop --nr_loops 50 --format json
+# Bench options before the first bench name apply to all; after bench names, to the names
+# they follow.
+expect_rc 0 "options scoped by position" -w0 -d1 --interval_ms 50 --nr_loops 3 bpf-loop \
+	--nr_loops 7 bpf-loop --nr_loops 50 --format json
 jq_check "each bench got its own value" "$OUT" '[.results[].params.nr_loops] == [7, 50]'
-expect_usage "--nr_loops: not an option of count-local, the bench it follows" \
-	bpf-loop count-local --nr_loops 5
+expect_rc 0 "options after a group of names" -w0 -d1 --interval_ms 50 bpf-loop bpf-loop \
+	--nr_loops 9 --format json
+jq_check "both benches of the group got it" "$OUT" '[.results[].params.nr_loops] == [9, 9]'
+expect_usage "--nr_loops: not an option of count-local (mapbench --help BENCH" \
+	bpf-loop --nr_loops 5 count-local --nr_loops 5
 
 # '-' and '_' are interchangeable; --name=value works; short options cluster.
 expect_rc 0 "--nr-loops and --interval-ms spellings" bpf-loop --nr-loops=5 -w0 -d1 --interval-ms 50

@@ -141,9 +141,11 @@ static void test_scope(void **state)
 	(void)state;
 	assert_int_equal(PARSE(&cli, "--nr_loops", "7", "bpf-loop", "--nr_loops", "5", "bpf-loop",
 			       "--nr_loops", "50"), 0);
-	assert_int_equal(cli.items[0].scope, -1);
-	assert_int_equal(cli.items[1].scope, 0);
-	assert_int_equal(cli.items[2].scope, 1);
+	assert_int_equal(cli.items[0].scope_first, -1);
+	assert_int_equal(cli.items[1].scope_first, 0);
+	assert_int_equal(cli.items[1].scope_last, 0);
+	assert_int_equal(cli.items[2].scope_first, 1);
+	assert_int_equal(cli.items[2].scope_last, 1);
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(mb_run_init(&runs[i], loop, &cli.env), 0);
 		assert_int_equal(mb_cli_apply(&cli, &runs[i], i), 0);
@@ -154,6 +156,18 @@ static void test_scope(void **state)
 	assert_int_equal(mb_cli_check_unused(&cli, runs, 2), 0);
 	for (int i = 0; i < 2; i++)
 		mb_run_free(&runs[i]);
+	mb_cli_free(&cli);
+
+	/* Options after a group of names belong to the whole group. */
+	assert_int_equal(PARSE(&cli, "bpf-loop", "bpf-loop", "--nr_loops", "3", "count-local"), 0);
+	assert_int_equal(cli.items[0].scope_first, 0);
+	assert_int_equal(cli.items[0].scope_last, 1);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(mb_run_init(&runs[i], loop, &cli.env), 0);
+		assert_int_equal(mb_cli_apply(&cli, &runs[i], i), 0);
+		assert_int_equal(*(const uint32_t *)runs[i].args, 3);
+		mb_run_free(&runs[i]);
+	}
 	mb_cli_free(&cli);
 
 	/* A run from no name (the default suite, a preset) takes every option. */
