@@ -42,8 +42,14 @@ bpf_held_by() {
 	held_bpf_ids "$1" | grep -c '^prog_id:'
 }
 
-# mapbench memory cgroups on this system (v1 and v2 hierarchies). v1 ones nest in the
-# process's own memory cgroup, which can be deep (memory/process_api/<id>/mapbench-*).
+# mapbench memory cgroups (mapbench-<pid>-<n>, v1 and v2 hierarchies) whose process is gone:
+# left behind. Those of running processes (other tests, other users) do not count.
 mapbench_cgroups() {
-	find /sys/fs/cgroup -maxdepth 6 -name 'mapbench-*' -type d 2>/dev/null | wc -l
+	local n=0 d pid
+	for d in $(find /sys/fs/cgroup -maxdepth 6 -name 'mapbench-*' -type d 2>/dev/null); do
+		pid=${d##*/mapbench-}
+		pid=${pid%%-*}
+		[ -d "/proc/$pid" ] || n=$((n + 1))
+	done
+	echo "$n"
 }
