@@ -135,7 +135,7 @@ uint32_t hash_jhash(const void *key, uint32_t len, uint32_t seed);
 int hash_bucket_order(uint32_t base, uint32_t n, uint32_t key_size, uint32_t seed,
 		      uint32_t nbuckets, uint32_t *out);
 
-/* ---- run state, shared by hash.c (setup, kernel path) and hash_user.c (user paths) ---- */
+/* ---- run state: made by hash_setup.c, used by hash.c (kernel path) and hash_user.c ---- */
 
 struct hash_bpf;
 struct bpf_program;
@@ -177,6 +177,8 @@ struct hash_cpu {
 	uint64_t ns;
 } __attribute__((aligned(128)));
 
+/* hash_setup.c: map creation, the fill, setup and teardown. */
+
 /* Run the fill/empty/check program on [base, base + count) in chunks; returns failures. */
 int64_t hash_range_call(int prog_fd, uint32_t base, uint32_t count, int slot, int cpu,
 			int outer_key);
@@ -184,13 +186,25 @@ int64_t hash_range_call(int prog_fd, uint32_t base, uint32_t count, int slot, in
 int hash_refill_range(struct hash_state *st, int idx, int cpu);
 /* The map an op from user space on @cpu goes to (map-in-map: that CPU's inner map). */
 int hash_user_fd(const struct hash_state *st, int cpu);
-
-/* hash.c, for hash_kbench.c: the setup, producer and teardown all the family's benches use. */
+/* The setup and teardown all the family's benches use (hash_kbench.c too). */
 int hash_setup(struct mb_run *run);
 void hash_teardown(struct mb_run *run);
+
+/* hash.c, for hash_kbench.c: the in-kernel producer and the checks all the family's benches use. */
 int hash_kernel_producer(struct mb_run *run, struct mb_producer *p);
 int hash_validate_kernel(struct mb_run *run, const struct hash_args *a);
 int hash_validate_flags(struct mb_run *run, const struct hash_args *a, enum hash_op op);
+
+/* hash.c, for hash_setup.c: what the options and the bench say. */
+
+/* The names of --path, by enum hash_path. */
+extern const char *const hash_path_names[];
+/* The op a bench of the family measures. */
+enum hash_op hash_bench_op(const struct mb_bench *b);
+/* The map type the ops work on: the inner type for map-in-map, else the map type. */
+const struct mb_map_type_info *hash_leaf_type(const struct hash_args *a);
+/* Possible CPUs (libbpf), at least 1: what LRU maps size their per-CPU lists by. */
+int hash_possible_cpus(void);
 
 /* hash_user.c: producers of the syscall and batch paths. */
 int hash_user_producer(struct mb_run *run, struct mb_producer *p);
