@@ -26,27 +26,6 @@ bool mb_cmp_higher_is_better(enum mb_cmp_metric metric)
 }
 
 /* A parameter value as the command line writes it. */
-static void value_str(const struct mb_json *v, char *buf, size_t len)
-{
-	switch (mb_json_type(v)) {
-	case MB_JSON_NUMBER:
-		mb_json_format_number(mb_json_num(v, 0), buf, len);
-		break;
-	case MB_JSON_BOOL:
-		snprintf(buf, len, "%s", mb_json_truthy(v) ? "true" : "false");
-		break;
-	case MB_JSON_STRING:
-		snprintf(buf, len, "%s", mb_json_str(v, ""));
-		break;
-	case MB_JSON_NULL:
-		snprintf(buf, len, "null");
-		break;
-	default:
-		snprintf(buf, len, "?");
-		break;
-	}
-}
-
 /*
  * Global settings that change what a run measures (a sweep can vary them): part of the match
  * like the parameters. warmup and duration only change how many samples there are.
@@ -101,7 +80,7 @@ static char *group_key(const char *bench, const struct mb_json *params,
 	for (size_t i = 0; i < np; i++) {
 		if (ignored(o, names[i]))
 			continue;
-		value_str(mb_json_get(params, names[i]), val, sizeof(val));
+		mb_json_scalar_text(mb_json_get(params, names[i]), val, sizeof(val));
 		fprintf(f, "\x1f%s=%s", names[i], val);
 	}
 	if (!ignored(o, "producers")) {
@@ -111,7 +90,7 @@ static char *group_key(const char *bench, const struct mb_json *params,
 	for (size_t k = 0; k < NR_CONFIG_KEYS; k++) {
 		if (ignored(o, config_keys[k]))
 			continue;
-		value_str(mb_json_get(config, config_keys[k]), val, sizeof(val));
+		mb_json_scalar_text(mb_json_get(config, config_keys[k]), val, sizeof(val));
 		fprintf(f, "\x1f%s=%s", config_keys[k], val);
 	}
 	fclose(f);
@@ -212,9 +191,9 @@ static bool param_varies(const struct mb_comparison *c, const char *bench, const
 			if (!strcmp(name, "producers"))
 				mb_json_format_number(g[i].producers, val, sizeof(val));
 			else if (is_config_key(name))
-				value_str(mb_json_get(g[i].config, name), val, sizeof(val));
+				mb_json_scalar_text(mb_json_get(g[i].config, name), val, sizeof(val));
 			else
-				value_str(mb_json_get(g[i].params, name), val, sizeof(val));
+				mb_json_scalar_text(mb_json_get(g[i].params, name), val, sizeof(val));
 			if (seen && strcmp(val, first))
 				return true;
 			snprintf(first, sizeof(first), "%s", val);
@@ -238,7 +217,7 @@ static int make_label(const struct mb_comparison *c, struct mb_cmp_group *g)
 
 		if (!param_varies(c, g->bench, name))
 			continue;
-		value_str(mb_json_at(g->params, i), val, sizeof(val));
+		mb_json_scalar_text(mb_json_at(g->params, i), val, sizeof(val));
 		fprintf(f, "%s%s=%s", any ? " " : "", name, val);
 		any = true;
 	}
@@ -250,7 +229,7 @@ static int make_label(const struct mb_comparison *c, struct mb_cmp_group *g)
 	for (size_t k = 0; k < NR_CONFIG_KEYS; k++) {
 		if (!param_varies(c, g->bench, config_keys[k]))
 			continue;
-		value_str(mb_json_get(g->config, config_keys[k]), val, sizeof(val));
+		mb_json_scalar_text(mb_json_get(g->config, config_keys[k]), val, sizeof(val));
 		fprintf(f, "%s%s=%s", any ? " " : "", config_keys[k], val);
 		any = true;
 	}
@@ -278,8 +257,8 @@ static void note_differences(struct mb_cmp_row *row)
 	for (size_t i = 0; i < mb_json_len(b->params); i++) {
 		const char *name = mb_json_key_at(b->params, i);
 
-		value_str(mb_json_at(b->params, i), x, sizeof(x));
-		value_str(mb_json_get(n->params, name), y, sizeof(y));
+		mb_json_scalar_text(mb_json_at(b->params, i), x, sizeof(x));
+		mb_json_scalar_text(mb_json_get(n->params, name), y, sizeof(y));
 		if (strcmp(x, y))
 			note_add(row, "%s%s %s -> %s", x, y, name);
 	}
@@ -294,8 +273,8 @@ static void note_differences(struct mb_cmp_row *row)
 
 		if (!vb || !vn)
 			continue;
-		value_str(vb, x, sizeof(x));
-		value_str(vn, y, sizeof(y));
+		mb_json_scalar_text(vb, x, sizeof(x));
+		mb_json_scalar_text(vn, y, sizeof(y));
 		if (strcmp(x, y))
 			note_add(row, "%s%s %s -> %s", x, y, noted[i]);
 	}
@@ -570,13 +549,13 @@ static void context_diff(FILE *f, const struct mb_json *a, const struct mb_json 
 	const struct mb_json *ca = mb_json_get(a, "context"), *cb = mb_json_get(b, "context");
 	char x[256], y[256];
 
-	value_str(mb_json_get(mb_json_get(ca, "kernel"), "release"), x, sizeof(x));
-	value_str(mb_json_get(mb_json_get(cb, "kernel"), "release"), y, sizeof(y));
+	mb_json_scalar_text(mb_json_get(mb_json_get(ca, "kernel"), "release"), x, sizeof(x));
+	mb_json_scalar_text(mb_json_get(mb_json_get(cb, "kernel"), "release"), y, sizeof(y));
 	if (strcmp(x, y))
 		fprintf(f, "Machines differ: kernel %s -> %s\n", x, y);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
-		value_str(mb_json_get(ca, keys[i]), x, sizeof(x));
-		value_str(mb_json_get(cb, keys[i]), y, sizeof(y));
+		mb_json_scalar_text(mb_json_get(ca, keys[i]), x, sizeof(x));
+		mb_json_scalar_text(mb_json_get(cb, keys[i]), y, sizeof(y));
 		if (strcmp(x, y))
 			fprintf(f, "Machines differ: %s %s -> %s\n", keys[i], x, y);
 	}

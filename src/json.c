@@ -334,6 +334,27 @@ void mb_json_format_number(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.17g", v);
 }
 
+void mb_json_scalar_text(const struct mb_json *v, char *buf, size_t len)
+{
+	switch (mb_json_type(v)) {
+	case MB_JSON_NUMBER:
+		mb_json_format_number(v->num, buf, len);
+		break;
+	case MB_JSON_BOOL:
+		snprintf(buf, len, "%s", v->b ? "true" : "false");
+		break;
+	case MB_JSON_STRING:
+		snprintf(buf, len, "%s", v->str);
+		break;
+	case MB_JSON_NULL:
+		snprintf(buf, len, "null");
+		break;
+	default:
+		snprintf(buf, len, "?");
+		break;
+	}
+}
+
 void mb_json_write_string(FILE *f, const char *s)
 {
 	fputc('"', f);

@@ -60,6 +60,11 @@ bool mb_json_truthy(const struct mb_json *v);
 
 /* Write @v; @indent > 0 pretty-prints with that many spaces per level. Returns 0 or -EIO. */
 int mb_json_write(FILE *f, const struct mb_json *v, int indent);
+/*
+ * A scalar as text, the way parameters are shown: numbers as mb_json_write writes them,
+ * true/false, a string's contents, "null"; "?" for an array or object.
+ */
+void mb_json_scalar_text(const struct mb_json *v, char *buf, size_t len);
 /* Write a number the way mb_json_write does (shortest form that reads back exactly). */
 void mb_json_format_number(double v, char *buf, size_t len);
 /* Write @s as a JSON string literal. */

@@ -29,16 +29,6 @@ static void gp_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void value_text(const struct mb_json *v, char *buf, size_t len)
-{
-	if (mb_json_is(v, MB_JSON_NUMBER))
-		mb_json_format_number(mb_json_num(v, 0), buf, len);
-	else if (mb_json_is(v, MB_JSON_BOOL))
-		snprintf(buf, len, "%s", mb_json_truthy(v) ? "true" : "false");
-	else
-		snprintf(buf, len, "%s", mb_json_str(v, "?"));
-}
-
 /* 10000 -> "10k", 2500000 -> "2.5M": tick labels that fit. */
 static void short_num(double v, char *buf, size_t len)
 {
@@ -144,8 +134,8 @@ static bool point_has(const struct mb_json *point, const char *name, const struc
 
 	if (!v)
 		return false;
-	value_text(v, a, sizeof(a));
-	value_text(value, b, sizeof(b));
+	mb_json_scalar_text(v, a, sizeof(a));
+	mb_json_scalar_text(value, b, sizeof(b));
 	return !strcmp(a, b);
 }
 
@@ -385,7 +375,7 @@ static int sweep_script(FILE *f, const struct mb_json *doc, const struct mb_plot
 			if (!mb_opt_name_eq(name, wname))
 				continue;
 			for (size_t k = 0; k < mb_json_len(vals); k++) {
-				value_text(mb_json_at(vals, k), val, sizeof(val));
+				mb_json_scalar_text(mb_json_at(vals, k), val, sizeof(val));
 				if (!strcmp(val, eq + 1)) {
 					v = mb_json_at(vals, k);
 					found = true;
@@ -399,7 +389,7 @@ static int sweep_script(FILE *f, const struct mb_json *doc, const struct mb_plot
 		}
 		fx[nfx].name = name;
 		fx[nfx].value = v;
-		value_text(v, val, sizeof(val));
+		mb_json_scalar_text(v, val, sizeof(val));
 		n = strlen(sub);
 		snprintf(sub + n, sizeof(sub) - n, "%s%s=%s", n ? ", " : "", name, val);
 		nfx++;
@@ -474,7 +464,7 @@ static int sweep_script(FILE *f, const struct mb_json *doc, const struct mb_plot
 			if (x.numeric)
 				short_num(mb_json_num(v, 0), val, sizeof(val));
 			else
-				value_text(v, val, sizeof(val));
+				mb_json_scalar_text(v, val, sizeof(val));
 			fputs(k ? ", " : "", f);
 			gp_str(f, val);
 			if (x.numeric)
@@ -516,7 +506,7 @@ static int sweep_script(FILE *f, const struct mb_json *doc, const struct mb_plot
 			} else {
 				char t[300];
 
-				value_text(mb_json_at(l.values, lv), val, sizeof(val));
+				mb_json_scalar_text(mb_json_at(l.values, lv), val, sizeof(val));
 				snprintf(t, sizeof(t), "%s=%s", l.name, val);
 				gp_str(f, t);
 			}

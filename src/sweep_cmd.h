@@ -79,8 +79,6 @@ struct sweep {
 /* Like mb_opt_apply, and a flag takes true or false (it can be swept, or unset). */
 int sweep_apply_value(const struct mb_opt *opt, void *args, const char *value, char *msg,
 		      size_t len);
-/* A typed value as tables and labels show it. */
-void sweep_value_text(const struct mb_json *v, char *buf, size_t len);
 /* The series of --preset, its global options and its parameters. */
 int sweep_setup_preset(struct sweep *sw);
 /* The one series of the bench names on the command line. */

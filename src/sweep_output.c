@@ -23,7 +23,7 @@ void sweep_point_label(const struct sweep *sw, const struct spoint *p, char *buf
 	for (int i = 0; i < sw->nr_params && n < len; i++) {
 		if (p->idx[i] < 0)
 			continue;
-		sweep_value_text(mb_json_at(sw->params[i].typed, (size_t)p->idx[i]), val,
+		mb_json_scalar_text(mb_json_at(sw->params[i].typed, (size_t)p->idx[i]), val,
 				 sizeof(val));
 		n += (size_t)snprintf(buf + n, len - n, " %s=%s", sw->params[i].name, val);
 	}
@@ -99,7 +99,7 @@ static struct mb_table *sweep_table(const struct sweep *sw, int ran)
 				mb_table_cell(t, "-");
 				continue;
 			}
-			sweep_value_text(mb_json_at(sw->params[k].typed, (size_t)p->idx[k]), val,
+			mb_json_scalar_text(mb_json_at(sw->params[k].typed, (size_t)p->idx[k]), val,
 					 sizeof(val));
 			mb_table_cell(t, "%s", val);
 		}

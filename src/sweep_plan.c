@@ -72,16 +72,6 @@ static struct mb_json *typed_value(const struct mb_opt *opt, const void *args)
 	}
 }
 
-void sweep_value_text(const struct mb_json *v, char *buf, size_t len)
-{
-	if (mb_json_is(v, MB_JSON_NUMBER))
-		mb_json_format_number(mb_json_num(v, 0), buf, len);
-	else if (mb_json_is(v, MB_JSON_BOOL))
-		snprintf(buf, len, "%s", mb_json_truthy(v) ? "true" : "false");
-	else
-		snprintf(buf, len, "%s", mb_json_str(v, "?"));
-}
-
 static int global_index(const char *name)
 {
 	if (strlen(name) == 1) {
@@ -166,7 +156,7 @@ static int check_duplicates(const struct sparam *p)
 	if (!c)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		sweep_value_text(mb_json_at(p->typed, i), c[i].text, sizeof(c[i].text));
+		mb_json_scalar_text(mb_json_at(p->typed, i), c[i].text, sizeof(c[i].text));
 		c[i].idx = (int)i;
 	}
 	qsort(c, n, sizeof(*c), cmp_canon);

@@ -6,17 +6,8 @@
 
 # Only this family's objects and cgroups of exited processes: other runs on the machine race.
 LPM_OBJECTS='^mb_(lpm|lf_|free|fentry_probe)'
-stale_cgroups() {
-	local n=0 d pid
-	for d in $(find /sys/fs/cgroup -maxdepth 6 -name 'mapbench-*' -type d 2>/dev/null); do
-		pid=${d##*/mapbench-}
-		pid=${pid%%-*}
-		[ -d "/proc/$pid" ] || n=$((n + 1))
-	done
-	echo "$n"
-}
 before=$(leftover_bpf "$LPM_OBJECTS")
-cgroups_before=$(stale_cgroups)
+cgroups_before=$(mapbench_cgroups)
 ALL=(lpm-trie-noop lpm-trie-baseline lpm-trie-lookup lpm-trie-insert lpm-trie-update
      lpm-trie-delete lpm-trie-free)
 
@@ -126,5 +117,5 @@ expect_usage "--free_method kprobe: must be one of auto, fentry, workqueue" lpm-
 expect_usage "--free_method: not an option of lpm-trie-lookup" lpm-trie-lookup --free_method fentry
 
 check "no BPF program or map left behind" [ "$(leftover_bpf "$LPM_OBJECTS")" -le "$before" ]
-check "no memory cgroup left behind" [ "$(stale_cgroups)" -le "$cgroups_before" ]
+check "no memory cgroup left behind" [ "$(mapbench_cgroups)" -le "$cgroups_before" ]
 finish
