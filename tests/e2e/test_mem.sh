@@ -16,23 +16,12 @@ cg_dirs() {
 	done | sort -u
 }
 
-# mapbench-<pid>-<n> cgroups whose process is gone: left behind.
-stale_cgroups() {
-	local n=0 d pid
-	for d in $(find $(cg_dirs) -maxdepth 1 -type d -name 'mapbench-*' 2>/dev/null | sort -u); do
-		pid=${d##*/mapbench-}
-		pid=${pid%%-*}
-		[ -d "/proc/$pid" ] || n=$((n + 1))
-	done
-	echo "$n"
-}
-
 # cgroups of a running mapbench process.
 cgroups_of() {
 	find $(cg_dirs) -maxdepth 1 -type d -name "mapbench-$1-*" 2>/dev/null | wc -l
 }
 
-STALE0=$(stale_cgroups)
+STALE0=$(mapbench_cgroups)
 
 # This family's BPF objects (mb_htab*, mb_mem*, htab_mem.*) left behind (other sessions'
 # mb_* objects come and go).
@@ -40,7 +29,7 @@ mem_leftovers() {
 	leftover_bpf '^(mb_htab|mb_mem|htab_mem)'
 }
 no_cgroup_left() {
-	check "no cgroup left behind: $1" [ "$(stale_cgroups)" -le "$STALE0" ]
+	check "no cgroup left behind: $1" [ "$(mapbench_cgroups)" -le "$STALE0" ]
 }
 
 # The kernel's run_bench_htab_mem.sh scrapers (its %7.2lf pads after the plus-minus sign).
