@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 
 #include "json.h"
@@ -252,6 +253,30 @@ void lpm_report_trie(struct mb_run *run, int fd, const struct lpm_keys *k)
 		mb_json_append(groups, o);
 	}
 	mb_json_set(keys, "groups", groups);
+}
+
+int lpm_trie_create_full(struct mb_run *run, const struct lpm_keys *k)
+{
+	struct lpm_charge charge;
+	char msg[512];
+	int err, fd;
+
+	lpm_charge_begin(&charge);
+	fd = lpm_trie_create(k, "mb_lpm_trie");
+	if (fd < 0) {
+		lpm_charge_abort(run, &charge);
+		mb_explain_map_create(fd, "cannot create the trie", msg, sizeof(msg));
+		return mb_run_fail(run, fd, "%s", msg);
+	}
+	err = lpm_trie_fill(fd, k, NULL);
+	if (err) {
+		close(fd);
+		lpm_charge_abort(run, &charge);
+		return lpm_fill_failed(run, err);
+	}
+	lpm_report_trie(run, fd, k);
+	lpm_charge_end(run, &charge, k->ks.nr_entries);
+	return fd;
 }
 
 void lpm_text_memory(FILE *f, const struct mb_run *run)

@@ -207,7 +207,6 @@ static int choose_method(struct mb_run *run, struct free_state *st)
 
 static int free_setup(struct mb_run *run)
 {
-	struct lpm_charge charge;
 	struct free_state *st;
 	char msg[512];
 	int err, fd;
@@ -227,23 +226,10 @@ static int free_setup(struct mb_run *run)
 		return err;
 
 	/* The memory of one full trie (named otherwise: its free is not timed). */
-	lpm_charge_begin(&charge);
-	fd = lpm_trie_create(&st->keys, "mb_lpm_trie");
-	if (fd < 0) {
-		lpm_charge_abort(run, &charge);
-		mb_explain_map_create(fd, "cannot create the trie", msg, sizeof(msg));
-		return mb_run_fail(run, fd, "%s", msg);
-	}
-	err = lpm_trie_fill(fd, &st->keys, NULL);
-	if (!err) {
-		lpm_report_trie(run, fd, &st->keys);
-		lpm_charge_end(run, &charge, st->keys.ks.nr_entries);
-	}
+	fd = lpm_trie_create_full(run, &st->keys);
+	if (fd < 0)
+		return fd;
 	close(fd);
-	if (err) {
-		lpm_charge_abort(run, &charge);
-		return lpm_fill_failed(run, err);
-	}
 
 	err = choose_method(run, st);
 	if (err)

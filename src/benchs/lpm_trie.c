@@ -106,7 +106,6 @@ static int load(struct mb_run *run, struct lpm_state *st, int fd)
  */
 static int lpm_setup(struct mb_run *run, enum lpm_op op)
 {
-	struct lpm_charge charge;
 	struct lpm_state *st;
 	char msg[512];
 	int err, fd;
@@ -121,21 +120,9 @@ static int lpm_setup(struct mb_run *run, enum lpm_op op)
 	err = lpm_keys_init(run, &st->keys);
 	if (err)
 		return err;
-	lpm_charge_begin(&charge);
-	fd = lpm_trie_create(&st->keys, "mb_lpm_trie");
-	if (fd < 0) {
-		lpm_charge_abort(run, &charge);
-		mb_explain_map_create(fd, "cannot create the trie", msg, sizeof(msg));
-		return mb_run_fail(run, fd, "%s", msg);
-	}
-	err = lpm_trie_fill(fd, &st->keys, NULL);
-	if (err) {
-		close(fd);
-		lpm_charge_abort(run, &charge);
-		return lpm_fill_failed(run, err);
-	}
-	lpm_report_trie(run, fd, &st->keys);
-	lpm_charge_end(run, &charge, st->keys.ks.nr_entries);
+	fd = lpm_trie_create_full(run, &st->keys);
+	if (fd < 0)
+		return fd;
 	err = load(run, st, fd);
 	if (err)
 		return err;

@@ -87,6 +87,12 @@ int lpm_fill_failed(struct mb_run *run, int err);
 /* extra.memory.trie (memlock of the full trie) and extra.keys (the prefix lengths). */
 void lpm_report_trie(struct mb_run *run, int fd, const struct lpm_keys *k);
 
+/*
+ * Create a trie holding every entry of @k, inside a fresh memory cgroup, and report its memlock
+ * and charge. Returns the trie's fd, or a negative error already reported on @run.
+ */
+int lpm_trie_create_full(struct mb_run *run, const struct lpm_keys *k);
+
 /* The "Memory:" line before a Summary (unless -q), from extra.memory.trie. */
 void lpm_text_memory(FILE *f, const struct mb_run *run);
 
