@@ -105,13 +105,17 @@ struct mb_json *mb_doc_load(const char *path, enum mb_doc_kind *kind, char *err,
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
+	buf = malloc(cap);
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
 	for (;;) {
 		char *nb;
 		size_t got;
 
-		if (len == cap || !buf) {
-			if (buf)
-				cap *= 2;
+		if (len == cap) {
+			cap *= 2;
 			if (cap > MB_DOC_MAX_BYTES + 1)
 				cap = MB_DOC_MAX_BYTES + 1;
 			nb = realloc(buf, cap);
