@@ -158,13 +158,15 @@ $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(LIB) | $(OUTPUT)/fuzz
 $(OUTPUT)/fuzz:
 	$(Q)mkdir -p $@
 
-# Each target runs FUZZ_SECONDS from the corpus in tests/fuzz/corpus/<name> (new inputs go
-# to $(OUTPUT)/corpus, crashes to $(OUTPUT)/crashes); the executions are printed.
+# Each target runs FUZZ_SECONDS from the corpus in tests/fuzz/corpus/<name>, with the dictionary
+# tests/fuzz/<name>.dict where there is one (new inputs go to $(OUTPUT)/corpus, crashes to
+# $(OUTPUT)/crashes); the executions are printed.
 fuzz-run: $(FUZZ_BINS)
 	$(Q)mkdir -p $(OUTPUT)/crashes
 	$(Q)for f in $(FUZZ_BINS); do \
 		n=$$(basename $$f); c=$${n#fuzz_}; mkdir -p $(OUTPUT)/corpus/$$c; \
-		if ! $$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+		d=; [ -f tests/fuzz/$$c.dict ] && d=-dict=tests/fuzz/$$c.dict; \
+		if ! $$f $$d -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 			-print_final_stats=1 -artifact_prefix=$(OUTPUT)/crashes/$$n- \
 			$(OUTPUT)/corpus/$$c tests/fuzz/corpus/$$c >$(OUTPUT)/$$n.log 2>&1; then \
 			tail -n 30 $(OUTPUT)/$$n.log; echo "  FUZZ     $$n: FAILED (see $(OUTPUT)/crashes)"; \

@@ -16,6 +16,11 @@ check "--help lists bench options with default and range" \
 expect_rc 0 "-h BENCH" -h count-local
 check "-h BENCH omits other benches' options" bash -c "! grep -q -- --nr_loops $OUT"
 
+# fuzz_cli's dictionary names every bench, option and named value that --list and --help show.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+check "tests/fuzz/cli.dict is current (scripts/fuzz-dict.sh > tests/fuzz/cli.dict)" \
+	bash -c "'$root/scripts/fuzz-dict.sh' '$MAPBENCH' | cmp -s - '$root/tests/fuzz/cli.dict'"
+
 # Bad input: one line naming the option, the value and the range; exit 2; nothing run.
 expect_usage "--duration 0: must be 1..86400" -d 0 count-local
 expect_usage "--duration 5x: not a number" -d 5x count-local
