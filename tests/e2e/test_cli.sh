@@ -16,10 +16,13 @@ check "--help lists bench options with default and range" \
 expect_rc 0 "-h BENCH" -h count-local
 check "-h BENCH omits other benches' options" bash -c "! grep -q -- --nr_loops $OUT"
 
-# fuzz_cli's dictionary names every bench, option and named value that --list and --help show.
+# The fuzzers' dictionaries name every bench, option and value (--list, --help) and every
+# document key (docs/*.schema.json).
 root=$(cd "$(dirname "$0")/../.." && pwd)
-check "tests/fuzz/cli.dict is current (scripts/fuzz-dict.sh > tests/fuzz/cli.dict)" \
-	bash -c "'$root/scripts/fuzz-dict.sh' '$MAPBENCH' | cmp -s - '$root/tests/fuzz/cli.dict'"
+check "tests/fuzz/cli.dict is current (scripts/fuzz-dict.sh cli MAPBENCH > tests/fuzz/cli.dict)" \
+	bash -c "'$root/scripts/fuzz-dict.sh' cli '$MAPBENCH' | cmp -s - '$root/tests/fuzz/cli.dict'"
+check "tests/fuzz/doc.dict is current (scripts/fuzz-dict.sh doc > tests/fuzz/doc.dict)" \
+	bash -c "'$root/scripts/fuzz-dict.sh' doc | cmp -s - '$root/tests/fuzz/doc.dict'"
 
 # Bad input: one line naming the option, the value and the range; exit 2; nothing run.
 expect_usage "--duration 0: must be 1..86400" -d 0 count-local
