@@ -138,13 +138,31 @@ static int parse_short(struct mb_cli *cli, int argc, char **argv, int *i)
 	return 0;
 }
 
-/* A bench name after bench options starts a new group: later options are its own. */
-static void add_name(struct mb_cli *cli, const char *name)
+/* The subcommands: main() dispatches on them only as the first word. */
+static const char *const subcommands[] = { "sweep", "compare", "plot", NULL };
+
+bool mb_cli_is_subcommand(const char *word)
 {
+	for (int i = 0; subcommands[i]; i++)
+		if (!strcmp(word, subcommands[i]))
+			return true;
+	return false;
+}
+
+/* A bench name after bench options starts a new group: later options are its own. */
+static int add_name(struct mb_cli *cli, const char *name)
+{
+	/* "mapbench -d1 sweep ...": say where the verb goes rather than "unknown bench". */
+	if (!cli->cmd_opts && mb_cli_is_subcommand(name)) {
+		mb_err("'%s' is a subcommand: write it first, before any option (mapbench %s [OPTIONS] ...)",
+		       name, name);
+		return -EINVAL;
+	}
 	if (!cli->nr_names || (cli->nr_items &&
 			       cli->items[cli->nr_items - 1].scope_last == cli->nr_names - 1))
 		cli->group_first = cli->nr_names;
 	cli->names[cli->nr_names++] = name;
+	return 0;
 }
 
 int mb_cli_parse(int argc, char **argv, struct mb_cli *cli)
@@ -183,7 +201,7 @@ int mb_cli_parse_cmd(int argc, char **argv, struct mb_cli *cli, const struct mb_
 		else if (!options_done && arg[0] == '-' && arg[1])
 			err = parse_short(cli, argc, argv, &i);
 		else
-			add_name(cli, arg);
+			err = add_name(cli, arg);
 	}
 	return err;
 }

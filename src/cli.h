@@ -72,6 +72,9 @@ int mb_cli_apply_words(struct mb_run *run, const char *const *words, const char 
 /* After pass 2: an option no selected bench took is an error. */
 int mb_cli_check_unused(const struct mb_cli *cli, struct mb_run *runs, int nr);
 
+/* sweep, compare, plot: words that main() runs as subcommands when they come first. */
+bool mb_cli_is_subcommand(const char *word);
+
 void mb_cli_help(FILE *f, const char *const *names, int nr_names);
 void mb_cli_list(FILE *f);
 

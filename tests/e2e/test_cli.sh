@@ -46,6 +46,8 @@ expect_usage "unknown option --no-such" --no-such count-local
 expect_usage "unknown option -x" -x count-local
 expect_usage "-d/--duration needs a value" count-local -d
 expect_usage "--affinity takes no value" --affinity=1 count-local
+expect_usage "'sweep' is a subcommand: write it first" -d1 sweep map-lookup --param nr_entries=1k
+expect_usage "'compare' is a subcommand: write it first" -q compare a.json b.json
 expect_usage "unknown bench 'bpf-nop'; did you mean bpf-noop" bpf-nop
 expect_usage "unknown bench 'zzzzzzzzzzzzzzzz'" zzzzzzzzzzzzzzzz
 expect_usage "bpf-loop: --nr_loops 0: must be 1..8388608" bpf-loop --nr_loops 0
