@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/bpf.h>
@@ -8,6 +9,8 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "cpuset.h"
+#include "env.h"
 #include "json.h"
 #include "maps.h"
 #include "numparse.h"
@@ -300,4 +303,55 @@ int mb_map_probe_create(int type, uint32_t key_size, uint32_t value_size, uint32
 		break;
 	}
 	return err;
+}
+
+int mb_cpu_maps_create(struct mb_run *run, struct mb_cpu_maps *m, int outer_type,
+		       const char *name, const char *what, mb_inner_map_fn make_inner, void *ctx)
+{
+	const struct mb_cpuset *online = &run->env->online;
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	int last = -1;
+
+	m->outer_fd = -1;
+	for (int cpu = mb_cpuset_next(online, 0); cpu >= 0; cpu = mb_cpuset_next(online, cpu + 1))
+		last = cpu;
+	m->nr_outer = last + 1;
+	m->inner_fd = malloc(sizeof(int) * (size_t)m->nr_outer);
+	if (!m->inner_fd)
+		return mb_run_fail(run, -ENOMEM, "out of memory");
+	for (int i = 0; i < m->nr_outer; i++)
+		m->inner_fd[i] = -1;
+	for (int cpu = mb_cpuset_next(online, 0); cpu >= 0; cpu = mb_cpuset_next(online, cpu + 1)) {
+		int fd = make_inner(run, cpu, ctx);
+
+		if (fd < 0)
+			return fd;
+		m->inner_fd[cpu] = fd;
+		opts.inner_map_fd = (__u32)fd;
+	}
+	m->outer_fd = bpf_map_create(outer_type, name, 4, 4, (uint32_t)m->nr_outer, &opts);
+	if (m->outer_fd < 0)
+		return mb_run_fail(run, -errno, "cannot create the %s: %s", what, strerror(errno));
+	for (int cpu = 0; cpu < m->nr_outer; cpu++) {
+		uint32_t key = (uint32_t)cpu;
+
+		if (m->inner_fd[cpu] >= 0 &&
+		    bpf_map_update_elem(m->outer_fd, &key, &m->inner_fd[cpu], BPF_ANY))
+			return mb_run_fail(run, -errno, "cannot add CPU %d's inner map to the %s: %s",
+					   cpu, what, strerror(errno));
+	}
+	return 0;
+}
+
+void mb_cpu_maps_close(struct mb_cpu_maps *m)
+{
+	if (!m->inner_fd)
+		return;
+	if (m->outer_fd >= 0)
+		close(m->outer_fd);
+	for (int i = 0; i < m->nr_outer; i++)
+		if (m->inner_fd[i] >= 0)
+			close(m->inner_fd[i]);
+	free(m->inner_fd);
+	memset(m, 0, sizeof(*m));
 }

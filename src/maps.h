@@ -70,4 +70,27 @@ int mb_map_probe_create(int type, uint32_t key_size, uint32_t value_size, uint32
 /* A sentence for a failed map creation: which limit was hit and what to change. */
 void mb_explain_map_create(int err, const char *what, char *buf, size_t len);
 
+/*
+ * A map-in-map with one inner map per online CPU: inner_fd[cpu] sits at key cpu of the outer
+ * map, which has nr_outer (highest online CPU + 1) slots; -1 for CPUs offline at set-up.
+ * A zeroed struct holds nothing.
+ */
+struct mb_cpu_maps {
+	int outer_fd;
+	int *inner_fd;
+	int nr_outer;
+};
+
+/* Make CPU @cpu's inner map: its fd, or a negative error already reported on @run. */
+typedef int (*mb_inner_map_fn)(struct mb_run *run, int cpu, void *ctx);
+
+/*
+ * Make the inner maps with @make_inner (each run's online CPUs), then the outer map of
+ * @outer_type named @name (@what in messages, e.g. "array of maps") holding them. 0, or a
+ * negative error reported on @run; what was made stays in @m for mb_cpu_maps_close().
+ */
+int mb_cpu_maps_create(struct mb_run *run, struct mb_cpu_maps *m, int outer_type,
+		       const char *name, const char *what, mb_inner_map_fn make_inner, void *ctx);
+void mb_cpu_maps_close(struct mb_cpu_maps *m);
+
 #endif

@@ -148,9 +148,7 @@ struct hash_state {
 	struct hash_bpf *skel;
 	struct bpf_program *op_prog;		/* the in-kernel op (kernel path) */
 	int map_fd;				/* the leaf map (direct), or -1 */
-	int outer_fd;				/* map-in-map, or -1 */
-	int *inner_fd;				/* [nr_outer], indexed by CPU; -1: none */
-	int nr_outer;
+	struct mb_cpu_maps mim_maps;		/* map-in-map: outer and per-CPU inner maps */
 	uint64_t *idx;				/* mmapped mb_hash_idx, or NULL */
 	size_t idx_bytes;
 	uint32_t idx_entries;

@@ -42,56 +42,39 @@ static int create_leaf(struct mb_run *run, const char *name, int *fd)
 	return mb_run_fail(run, -errno, "%s", why);
 }
 
+/* Every CPU's inner map is a leaf map of the run's --inner_type. */
+static int create_inner(struct mb_run *run, int cpu, void *ctx)
+{
+	int fd, err;
+
+	(void)cpu;
+	(void)ctx;
+	err = create_leaf(run, "mb_hash_inner", &fd);
+	return err ? err : fd;
+}
+
 static int create_maps(struct mb_run *run, struct hash_state *st)
 {
 	const struct hash_args *a = run->args;
-	const struct mb_cpuset *online = &run->env->online;
-	LIBBPF_OPTS(bpf_map_create_opts, opts);
-	int last = -1, err;
+	char what[64];
 
 	if (!st->mim)
 		return create_leaf(run, "mb_hash", &st->map_fd);
-	for (int cpu = mb_cpuset_next(online, 0); cpu >= 0; cpu = mb_cpuset_next(online, cpu + 1))
-		last = cpu;
-	st->nr_outer = last + 1;
-	st->inner_fd = malloc(sizeof(int) * (size_t)st->nr_outer);
-	if (!st->inner_fd)
-		return mb_run_fail(run, -ENOMEM, "out of memory");
-	for (int i = 0; i < st->nr_outer; i++)
-		st->inner_fd[i] = -1;
-	for (int cpu = mb_cpuset_next(online, 0); cpu >= 0; cpu = mb_cpuset_next(online, cpu + 1)) {
-		err = create_leaf(run, "mb_hash_inner", &st->inner_fd[cpu]);
-		if (err)
-			return err;
-		opts.inner_map_fd = (__u32)st->inner_fd[cpu];
-	}
-	st->outer_fd = bpf_map_create(a->map_type->type, "mb_hash_outer", 4, 4,
-				      (uint32_t)st->nr_outer, &opts);
-	if (st->outer_fd < 0)
-		return mb_run_fail(run, -errno, "cannot create the %s map: %s", a->map_type->name,
-				   strerror(errno));
-	for (int cpu = 0; cpu < st->nr_outer; cpu++) {
-		uint32_t key = (uint32_t)cpu;
-
-		if (st->inner_fd[cpu] < 0)
-			continue;
-		if (bpf_map_update_elem(st->outer_fd, &key, &st->inner_fd[cpu], BPF_ANY))
-			return mb_run_fail(run, -errno, "cannot add CPU %d's inner map to the %s map: %s",
-					   cpu, a->map_type->name, strerror(errno));
-	}
-	return 0;
+	snprintf(what, sizeof(what), "%s map", a->map_type->name);
+	return mb_cpu_maps_create(run, &st->mim_maps, a->map_type->type, "mb_hash_outer", what,
+				  create_inner, NULL);
 }
 
 int hash_user_fd(const struct hash_state *st, int cpu)
 {
 	if (!st->mim)
 		return st->map_fd;
-	if (cpu < 0 || cpu >= st->nr_outer || st->inner_fd[cpu] < 0) {
+	if (cpu < 0 || cpu >= st->mim_maps.nr_outer || st->mim_maps.inner_fd[cpu] < 0) {
 		/* Not an online CPU at setup: the first inner map. */
-		for (cpu = 0; cpu < st->nr_outer && st->inner_fd[cpu] < 0; cpu++)
+		for (cpu = 0; cpu < st->mim_maps.nr_outer && st->mim_maps.inner_fd[cpu] < 0; cpu++)
 			;
 	}
-	return st->inner_fd[cpu];
+	return st->mim_maps.inner_fd[cpu];
 }
 
 /* ---- fill, empty, check ---- */
@@ -129,8 +112,8 @@ static int64_t range_all(struct hash_state *st, struct bpf_program *direct,
 
 	if (!st->mim)
 		return hash_range_call(bpf_program__fd(direct), base, count, slot, cpu, -1);
-	for (int c = 0; c < st->nr_outer; c++) {
-		if (st->inner_fd[c] < 0)
+	for (int c = 0; c < st->mim_maps.nr_outer; c++) {
+		if (st->mim_maps.inner_fd[c] < 0)
 			continue;
 		n = hash_range_call(bpf_program__fd(mim), base, count, slot, cpu, c);
 		if (n < 0)
@@ -371,8 +354,8 @@ static int fill_maps(struct mb_run *run, struct hash_state *st, uint64_t *fill_n
 	if (!st->mim) {
 		failed = fill_one(run, st, -1);
 	} else {
-		for (int c = 0; c < st->nr_outer && failed >= 0; c++) {
-			if (st->inner_fd[c] < 0)
+		for (int c = 0; c < st->mim_maps.nr_outer && failed >= 0; c++) {
+			if (st->mim_maps.inner_fd[c] < 0)
 				continue;
 			n = fill_one(run, st, c);
 			failed = n < 0 ? n : failed + n;
@@ -443,7 +426,7 @@ static int load_object(struct mb_run *run, struct hash_state *st)
 	bpf_map__set_max_entries(skel->maps.mb_hash_idx, st->idx_entries);
 	if (st->mim) {
 		bpf_map__set_autocreate(skel->maps.mb_hash_map, false);
-		err = bpf_map__reuse_fd(skel->maps.mb_hash_outer, st->outer_fd);
+		err = bpf_map__reuse_fd(skel->maps.mb_hash_outer, st->mim_maps.outer_fd);
 	} else {
 		bpf_map__set_autocreate(skel->maps.mb_hash_outer, false);
 		err = bpf_map__reuse_fd(skel->maps.mb_hash_map, st->map_fd);
@@ -485,8 +468,8 @@ static void report_setup(struct mb_run *run, struct hash_state *st, uint64_t cre
 	if (st->mim) {
 		int n = 0;
 
-		for (int c = 0; c < st->nr_outer; c++)
-			n += st->inner_fd[c] >= 0;
+		for (int c = 0; c < st->mim_maps.nr_outer; c++)
+			n += st->mim_maps.inner_fd[c] >= 0;
 		mim = mb_json_child(extra, "map_in_map");
 		mb_json_set_str(mim, "outer_type", a->map_type->name);
 		mb_json_set_str(mim, "inner_type", st->leaf->name);
@@ -494,7 +477,8 @@ static void report_setup(struct mb_run *run, struct hash_state *st, uint64_t cre
 		mb_json_set_num(setup, "fill_keys", hash_op_fills(st->op) && !st->leaf->array ?
 							    (double)st->fill_count * n : 0);
 		mb_run_report_map_memory(run, "map", hash_user_fd(st, 0), a->max_entries);
-		mb_run_report_map_memory(run, "outer", st->outer_fd, (uint64_t)st->nr_outer);
+		mb_run_report_map_memory(run, "outer", st->mim_maps.outer_fd,
+					 (uint64_t)st->mim_maps.nr_outer);
 	} else {
 		mb_run_report_map_memory(run, "map", st->map_fd, a->max_entries);
 	}
@@ -536,7 +520,7 @@ int hash_setup(struct mb_run *run)
 	st->args = a;
 	st->leaf = hash_leaf_type(a);
 	st->mim = a->map_type->map_in_map;
-	st->map_fd = st->outer_fd = -1;
+	st->map_fd = -1;
 	st->nr_producers = run->nr_producers;
 	st->ops_per_iter = st->op == HASH_MIXED ? 3 : 1;
 	st->src = hash_kernel_src(st->op, &a->key_dist);
@@ -614,12 +598,7 @@ void hash_teardown(struct mb_run *run)
 	hash_bpf__destroy(st->skel);
 	if (st->map_fd >= 0)
 		close(st->map_fd);
-	if (st->outer_fd >= 0)
-		close(st->outer_fd);
-	for (int i = 0; st->inner_fd && i < st->nr_outer; i++)
-		if (st->inner_fd[i] >= 0)
-			close(st->inner_fd[i]);
-	free(st->inner_fd);
+	mb_cpu_maps_close(&st->mim_maps);
 	free(st->streams);
 	free(st->cpu);
 	free(st->last_cpu_ns);

@@ -160,9 +160,7 @@ struct mp_state {
 	uint32_t mask;
 	int sel[MP_NR], nsel;
 	int prog_fd[MP_NR];
-	int outer_fd;
-	int *inner_fd;
-	int nr_outer;
+	struct mb_cpu_maps inner;	/* test 9: one inner LRU hash per online CPU */
 	uint32_t entries[MP_NR];	/* size of each test's map */
 	struct mp_pub *pub;		/* [nr_producers] */
 	struct mb_counters *last;	/* [nr_producers][MP_NR], sampler side */
@@ -229,47 +227,28 @@ static struct bpf_map *test_map(struct map_perf_bpf *skel, int t)
 	return maps[t];
 }
 
+/* Test 9's inner map for @cpu: an LRU hash on the CPU's node. */
+static int create_inner_lru(struct mb_run *run, int cpu, void *ctx)
+{
+	const uint32_t *entries = ctx;
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NUMA_NODE,
+		    .numa_node = (__u32)cpu_node(cpu));
+	int fd = bpf_map_create(BPF_MAP_TYPE_LRU_HASH, "mb_mp_inner", 4, 8, *entries, &opts);
+
+	if (fd < 0)
+		return mb_run_fail(run, -errno, "cannot create CPU %d's inner LRU map: %s", cpu,
+				   strerror(errno));
+	return fd;
+}
+
 /* Test 9's maps: one inner LRU hash per online CPU, on its node, in an array of maps. */
 static int create_inner_maps(struct mb_run *run, struct mp_state *st)
 {
-	const struct mb_cpuset *online = &run->env->online;
-	LIBBPF_OPTS(bpf_map_create_opts, outer_opts);
-	uint32_t n = st->entries[MP_INNER_LRU_HASH_PREALLOC];
-	int last = -1;
+	int err = mb_cpu_maps_create(run, &st->inner, BPF_MAP_TYPE_ARRAY_OF_MAPS, "mb_mp_outer",
+				     "array of maps", create_inner_lru,
+				     &st->entries[MP_INNER_LRU_HASH_PREALLOC]);
 
-	for (int cpu = mb_cpuset_next(online, 0); cpu >= 0; cpu = mb_cpuset_next(online, cpu + 1))
-		last = cpu;
-	st->nr_outer = last + 1;
-	st->inner_fd = malloc(sizeof(int) * (size_t)st->nr_outer);
-	if (!st->inner_fd)
-		return mb_run_fail(run, -ENOMEM, "out of memory");
-	for (int i = 0; i < st->nr_outer; i++)
-		st->inner_fd[i] = -1;
-	for (int cpu = mb_cpuset_next(online, 0); cpu >= 0; cpu = mb_cpuset_next(online, cpu + 1)) {
-		LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NUMA_NODE,
-			    .numa_node = (__u32)cpu_node(cpu));
-
-		st->inner_fd[cpu] = bpf_map_create(BPF_MAP_TYPE_LRU_HASH, "mb_mp_inner", 4, 8, n,
-						   &opts);
-		if (st->inner_fd[cpu] < 0)
-			return mb_run_fail(run, -errno, "cannot create CPU %d's inner LRU map: %s",
-					   cpu, strerror(errno));
-		outer_opts.inner_map_fd = (__u32)st->inner_fd[cpu];
-	}
-	st->outer_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "mb_mp_outer", 4, 4,
-				      (uint32_t)st->nr_outer, &outer_opts);
-	if (st->outer_fd < 0)
-		return mb_run_fail(run, -errno, "cannot create the array of maps: %s",
-				   strerror(errno));
-	for (int cpu = 0; cpu < st->nr_outer; cpu++) {
-		uint32_t key = (uint32_t)cpu;
-
-		if (st->inner_fd[cpu] >= 0 &&
-		    bpf_map_update_elem(st->outer_fd, &key, &st->inner_fd[cpu], BPF_ANY))
-			return mb_run_fail(run, -errno, "cannot add CPU %d's inner map: %s", cpu,
-					   strerror(errno));
-	}
-	return bpf_map__reuse_fd(st->skel->maps.mb_mp_outer, st->outer_fd);
+	return err ? err : bpf_map__reuse_fd(st->skel->maps.mb_mp_outer, st->inner.outer_fd);
 }
 
 /* The map contents the lookup tests expect (map_perf_test filled the wrong LPM map). */
@@ -339,7 +318,6 @@ static int mp_setup(struct mb_run *run)
 	run->runner = "kernel-loop";
 	st->mask = a->mask;
 	st->nr_producers = np;
-	st->outer_fd = -1;
 	for (int t = 0; t < MP_NR; t++)
 		if (st->mask & (1u << t))
 			st->sel[st->nsel++] = t;
@@ -402,7 +380,7 @@ static int mp_setup(struct mb_run *run)
 		snprintf(label, sizeof(label), "%s", mp_tests[t].name);
 		/* Test 9: one of its inner maps (they are alike). */
 		fd = t == MP_INNER_LRU_HASH_PREALLOC ?
-			     st->inner_fd[mb_cpuset_next(&run->env->online, 0)] :
+			     st->inner.inner_fd[mb_cpuset_next(&run->env->online, 0)] :
 			     bpf_map__fd(test_map(skel, t));
 		mb_run_report_map_memory(run, label, fd, st->entries[t]);
 	}
@@ -416,12 +394,7 @@ static void mp_teardown(struct mb_run *run)
 	if (!st)
 		return;
 	map_perf_bpf__destroy(st->skel);
-	if (st->outer_fd >= 0)
-		close(st->outer_fd);
-	for (int i = 0; st->inner_fd && i < st->nr_outer; i++)
-		if (st->inner_fd[i] >= 0)
-			close(st->inner_fd[i]);
-	free(st->inner_fd);
+	mb_cpu_maps_close(&st->inner);
 	free(st->pub);
 	free(st->last);
 	free(st->delta);
