@@ -110,86 +110,45 @@ static __always_inline void mb_htab_account(int idx, __u64 t0, __u64 ops,
 	s->calls++;
 }
 
-static __always_inline int mb_htab_overwrite(struct pt_regs *regs, long id)
+/*
+ * One op of a use case: @first, then @second if there is one, each over MB_HTAB_BATCH keys from
+ * the producer's first key (@pair: producers 2k and 2k+1 share the keys of pair k).
+ */
+static __always_inline int mb_htab_op(struct pt_regs *regs, long id, __u32 op, bool pair,
+				      void *first, void *second)
 {
-	int idx = mb_htab_slot(regs, id, MB_HTAB_OVERWRITE);
+	int idx = mb_htab_slot(regs, id, op);
 	struct mb_htab_batch b = {};
 	__u64 t0;
 
 	if (idx < 0)
 		return 0;
-	b.key = idx;
+	b.key = pair ? idx / 2 : idx;
 	b.step = mb_htab_step;
 	t0 = bpf_ktime_get_ns();
-	bpf_loop(MB_HTAB_BATCH, overwrite_cb, &b, 0);
-	mb_htab_account(idx, t0, 1, &b);
+	bpf_loop(MB_HTAB_BATCH, first, &b, 0);
+	if (second) {
+		b.key = pair ? idx / 2 : idx;
+		bpf_loop(MB_HTAB_BATCH, second, &b, 0);
+	}
+	mb_htab_account(idx, t0, second ? 2 : 1, &b);
 	return 0;
 }
 
-static __always_inline int mb_htab_batch_add_del(struct pt_regs *regs, long id)
-{
-	int idx = mb_htab_slot(regs, id, MB_HTAB_BATCH_ADD_DEL);
-	struct mb_htab_batch b = {};
-	__u64 t0;
-
-	if (idx < 0)
-		return 0;
-	b.key = idx;
-	b.step = mb_htab_step;
-	t0 = bpf_ktime_get_ns();
-	bpf_loop(MB_HTAB_BATCH, overwrite_cb, &b, 0);
-	b.key = idx;
-	bpf_loop(MB_HTAB_BATCH, del_cb, &b, 0);
-	mb_htab_account(idx, t0, 2, &b);
-	return 0;
-}
-
-/* add_del_on_diff_cpu: producers 2k (adds) and 2k+1 (deletes) share the keys of pair k. */
-static __always_inline int mb_htab_add(struct pt_regs *regs, long id)
-{
-	int idx = mb_htab_slot(regs, id, MB_HTAB_ADD);
-	struct mb_htab_batch b = {};
-	__u64 t0;
-
-	if (idx < 0)
-		return 0;
-	b.key = idx / 2;
-	b.step = mb_htab_step;
-	t0 = bpf_ktime_get_ns();
-	bpf_loop(MB_HTAB_BATCH, add_cb, &b, 0);
-	mb_htab_account(idx, t0, 1, &b);
-	return 0;
-}
-
-static __always_inline int mb_htab_del(struct pt_regs *regs, long id)
-{
-	int idx = mb_htab_slot(regs, id, MB_HTAB_DEL);
-	struct mb_htab_batch b = {};
-	__u64 t0;
-
-	if (idx < 0)
-		return 0;
-	b.key = idx / 2;
-	b.step = mb_htab_step;
-	t0 = bpf_ktime_get_ns();
-	bpf_loop(MB_HTAB_BATCH, del_cb, &b, 0);
-	mb_htab_account(idx, t0, 1, &b);
-	return 0;
-}
-
-#define MB_HTAB_PROGS(_name, _fn)					\
+#define MB_HTAB_PROGS(_name, _op, _pair, _first, _second)		\
 SEC("?tp_btf/sys_enter")						\
 int BPF_PROG(_name##_btf, struct pt_regs *regs, long id)		\
 {									\
-	return _fn(regs, id);						\
+	return mb_htab_op(regs, id, _op, _pair, _first, _second);	\
 }									\
 SEC("?raw_tp/sys_enter")						\
 int BPF_PROG(_name##_raw, struct pt_regs *regs, long id)		\
 {									\
-	return _fn(regs, id);						\
+	return mb_htab_op(regs, id, _op, _pair, _first, _second);	\
 }
 
-MB_HTAB_PROGS(mb_htab_overwrite, mb_htab_overwrite)
-MB_HTAB_PROGS(mb_htab_batch, mb_htab_batch_add_del)
-MB_HTAB_PROGS(mb_htab_add, mb_htab_add)
-MB_HTAB_PROGS(mb_htab_del, mb_htab_del)
+/* overwrite; batch_add_batch_del; add_del_on_diff_cpu's adding and deleting producers. */
+MB_HTAB_PROGS(mb_htab_overwrite, MB_HTAB_OVERWRITE, false, overwrite_cb, NULL)
+MB_HTAB_PROGS(mb_htab_batch, MB_HTAB_BATCH_ADD_DEL, false, overwrite_cb, del_cb)
+MB_HTAB_PROGS(mb_htab_add, MB_HTAB_ADD, true, add_cb, NULL)
+MB_HTAB_PROGS(mb_htab_del, MB_HTAB_DEL, true, del_cb, NULL)
