@@ -70,7 +70,7 @@ static __always_inline int bl_fail(struct mb_loop_ctx *lc)
 }
 
 /* bloom-lookup: a value that was inserted; "absent" would be a false negative. */
-static int bl_lookup_cb(__u32 index, void *ctx)
+static __always_inline int bl_lookup_cb(__u32 index, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	void *v = bl_next(lc);
@@ -87,7 +87,7 @@ static int bl_lookup_cb(__u32 index, void *ctx)
 MB_LOOP_PROG(mb_bloom_lookup, bl_lookup_cb)
 
 /* bloom-update: push a value that is already in (the bits are set again). */
-static int bl_update_cb(__u32 index, void *ctx)
+static __always_inline int bl_update_cb(__u32 index, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	void *v = bl_next(lc);
@@ -104,7 +104,7 @@ static int bl_update_cb(__u32 index, void *ctx)
 MB_LOOP_PROG(mb_bloom_update, bl_update_cb)
 
 /* bloom-false-positive: a value never inserted; "maybe" is a false positive. */
-static int bl_fp_cb(__u32 index, void *ctx)
+static __always_inline int bl_fp_cb(__u32 index, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	void *v = bl_next(lc);
@@ -125,7 +125,7 @@ static int bl_fp_cb(__u32 index, void *ctx)
 MB_LOOP_PROG(mb_bloom_fp, bl_fp_cb)
 
 /* hashmap-without-bloom: one hash map lookup. */
-static int bl_hash_cb(__u32 index, void *ctx)
+static __always_inline int bl_hash_cb(__u32 index, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	void *v = bl_next(lc);
@@ -145,7 +145,7 @@ MB_LOOP_PROG(mb_hash_nobloom, bl_hash_cb)
  * hashmap-with-bloom: ask the filter first; only a "maybe" pays the hash lookup. A "maybe"
  * that the hash map then misses is a false hit (and a miss).
  */
-static int bl_hash_bloom_cb(__u32 index, void *ctx)
+static __always_inline int bl_hash_bloom_cb(__u32 index, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	void *v = bl_next(lc);
@@ -174,7 +174,7 @@ static int bl_hash_bloom_cb(__u32 index, void *ctx)
 MB_LOOP_PROG(mb_hash_bloom, bl_hash_bloom_cb)
 
 /* Insert value number cursor into the filter and/or the hash map (set-up, not measured). */
-static int bl_fill_cb(__u32 index, void *ctx)
+static __always_inline int bl_fill_cb(__u32 index, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	__u32 idx = (__u32)lc->cursor;

@@ -5,20 +5,20 @@
 /* Iterations of the inner bpf_loop for bpf-loop (set before load). */
 const volatile __u32 mb_nr_loops = 10;
 
-static int noop_cb(__u32 index, void *ctx)
+static __always_inline int noop_cb(__u32 index, void *ctx)
 {
 	return 0;
 }
 
 MB_LOOP_PROG(mb_noop, noop_cb)
 
-static int empty_cb(__u32 index, void *ctx)
+static __always_inline int empty_cb(__u32 index, void *ctx)
 {
 	return 0;
 }
 
 /* One outer iteration calls the helper once with mb_nr_loops callback iterations. */
-static int loop_cb(__u32 index, void *ctx)
+static __always_inline int loop_cb(__u32 index, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	long n = bpf_loop(mb_nr_loops, empty_cb, NULL, 0);

@@ -197,12 +197,12 @@ static __always_inline int op_mixed(struct mb_loop_ctx *lc, void *map)
  * constant callback, which the verifier inlines.
  */
 #define HASH_OP_PROGS(_op)							\
-static int _op##_cb(__u32 i, void *ctx)						\
+static __always_inline int _op##_cb(__u32 i, void *ctx)						\
 {										\
 	return op_##_op(ctx, &mb_hash_map);					\
 }										\
 MB_LOOP_PROG(mb_hash_##_op, _op##_cb)						\
-static int _op##_mim_cb(__u32 i, void *ctx)					\
+static __always_inline int _op##_mim_cb(__u32 i, void *ctx)					\
 {										\
 	struct mb_loop_ctx *lc = ctx;						\
 	void *inner = this_cpu_inner();						\
@@ -281,11 +281,11 @@ static __always_inline int do_check(struct fill_ctx *fc, void *map, __u32 i)
 
 /* Each program returns how many keys failed (insert refused, key absent). */
 #define HASH_FILL_PROGS(_what)							\
-static int _what##_cb(__u32 i, void *ctx)					\
+static __always_inline int _what##_cb(__u32 i, void *ctx)					\
 {										\
 	return do_##_what(ctx, &mb_hash_map, i);				\
 }										\
-static int _what##_mim_cb(__u32 i, void *ctx)					\
+static __always_inline int _what##_mim_cb(__u32 i, void *ctx)					\
 {										\
 	struct fill_ctx *fc = ctx;						\
 	void *inner = fill_inner(fc);						\
@@ -353,23 +353,35 @@ int mb_hash_seed_mim(struct mb_hash_fill_args *a)
 
 /* ---- bpf-hashmap-lookup: the kernel bench's nested loops, per-producer key buffer ---- */
 
+/* The inner loop's counters: bpf_loop wants its context on the stack. */
+struct hml_inner {
+	__u32 slot;
+	__u32 errors;
+	__u64 hits;
+};
+
 static int hml_inner_cb(__u32 i, void *ctx)
 {
-	struct mb_loop_ctx *lc = ctx;
-	struct mb_hash_key *k = key_of(lc->slot);
+	struct hml_inner *in = ctx;
+	struct mb_hash_key *k = key_of(in->slot);
 
 	/* The kernel bench's keys: 1..nr_entries. */
 	k->w0 = i + 1;
 	if (bpf_map_lookup_elem(&mb_hash_map, k))
-		lc->hits++;
+		in->hits++;
 	else
-		lc->errors++;
+		in->errors++;
 	return 0;
 }
 
-static int hml_outer_cb(__u32 i, void *ctx)
+static __always_inline int hml_outer_cb(__u32 i, void *ctx)
 {
-	bpf_loop(mb_hml_nr_entries, hml_inner_cb, ctx, 0);
+	struct mb_loop_ctx *lc = ctx;
+	struct hml_inner in = { .slot = lc->slot };
+
+	bpf_loop(mb_hml_nr_entries, hml_inner_cb, &in, 0);
+	lc->hits += in.hits;
+	lc->errors += in.errors;
 	return 0;
 }
 
@@ -377,7 +389,7 @@ MB_LOOP_PROG(mb_hml_lookup, hml_outer_cb)
 
 /* ---- bpf-hashmap-full-update: updates of an absent key into a full preallocated hash ---- */
 
-static int fu_cb(__u32 i, void *ctx)
+static __always_inline int fu_cb(__u32 i, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	struct mb_hash_key *k = key_of(lc->slot);

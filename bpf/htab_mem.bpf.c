@@ -41,7 +41,7 @@ struct mb_htab_batch {
 	__u64 failed;
 };
 
-static int overwrite_cb(__u32 i, void *ctx)
+static __always_inline int overwrite_cb(__u32 i, void *ctx)
 {
 	struct mb_htab_batch *b = ctx;
 
@@ -53,7 +53,7 @@ static int overwrite_cb(__u32 i, void *ctx)
 	return 0;
 }
 
-static int add_cb(__u32 i, void *ctx)
+static __always_inline int add_cb(__u32 i, void *ctx)
 {
 	struct mb_htab_batch *b = ctx;
 
@@ -65,7 +65,7 @@ static int add_cb(__u32 i, void *ctx)
 	return 0;
 }
 
-static int del_cb(__u32 i, void *ctx)
+static __always_inline int del_cb(__u32 i, void *ctx)
 {
 	struct mb_htab_batch *b = ctx;
 

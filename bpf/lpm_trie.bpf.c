@@ -45,14 +45,14 @@ static __always_inline __u32 next_entry(struct mb_loop_ctx *lc)
 	return i;
 }
 
-static int noop_cb(__u32 index, void *ctx)
+static __always_inline int noop_cb(__u32 index, void *ctx)
 {
 	return 0;
 }
 
 MB_LOOP_PROG(mb_lpm_noop, noop_cb)
 
-static int baseline_cb(__u32 index, void *ctx)
+static __always_inline int baseline_cb(__u32 index, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	struct mb_lpm_key key;
@@ -65,7 +65,7 @@ static int baseline_cb(__u32 index, void *ctx)
 
 MB_LOOP_PROG(mb_lpm_baseline, baseline_cb)
 
-static int lookup_cb(__u32 index, void *ctx)
+static __always_inline int lookup_cb(__u32 index, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	struct mb_lpm_key key;
@@ -83,7 +83,7 @@ static int lookup_cb(__u32 index, void *ctx)
 
 MB_LOOP_PROG(mb_lpm_lookup, lookup_cb)
 
-static int update_cb(__u32 index, void *ctx)
+static __always_inline int update_cb(__u32 index, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	struct mb_lpm_key key;
@@ -100,7 +100,7 @@ static int update_cb(__u32 index, void *ctx)
 MB_LOOP_PROG(mb_lpm_update, update_cb)
 
 /* Inserts every entry once, in order; when the trie is full, user space empties it. */
-static int insert_cb(__u32 index, void *ctx)
+static __always_inline int insert_cb(__u32 index, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	struct mb_lpm_key key;
@@ -122,7 +122,7 @@ static int insert_cb(__u32 index, void *ctx)
 MB_LOOP_PROG(mb_lpm_insert, insert_cb)
 
 /* Deletes every entry once, in order; when the trie is empty, user space refills it. */
-static int delete_cb(__u32 index, void *ctx)
+static __always_inline int delete_cb(__u32 index, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	struct mb_lpm_key key;

@@ -29,7 +29,7 @@ struct {
  * One operation; the slot's cursor is the index of the next one. hits and misses count
  * lookups; errors count failed inserts (the LRU found no element to reuse).
  */
-static int lru_op_cb(__u32 index, void *ctx)
+static __always_inline int lru_op_cb(__u32 index, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	__u32 i = (__u32)lc->cursor;

@@ -81,22 +81,22 @@ static __always_inline int hash_event(struct mb_loop_ctx *lc, void *map)
 	return 0;
 }
 
-static int hash_prealloc_cb(__u32 i, void *ctx)
+static __always_inline int hash_prealloc_cb(__u32 i, void *ctx)
 {
 	return hash_event(ctx, &mb_mp_hash);
 }
 
-static int percpu_hash_prealloc_cb(__u32 i, void *ctx)
+static __always_inline int percpu_hash_prealloc_cb(__u32 i, void *ctx)
 {
 	return hash_event(ctx, &mb_mp_pc_hash);
 }
 
-static int hash_kmalloc_cb(__u32 i, void *ctx)
+static __always_inline int hash_kmalloc_cb(__u32 i, void *ctx)
 {
 	return hash_event(ctx, &mb_mp_hash_km);
 }
 
-static int percpu_hash_kmalloc_cb(__u32 i, void *ctx)
+static __always_inline int percpu_hash_kmalloc_cb(__u32 i, void *ctx)
 {
 	return hash_event(ctx, &mb_mp_pc_hash_km);
 }
@@ -111,18 +111,18 @@ static __always_inline int lru_event(struct mb_loop_ctx *lc, void *map)
 	return 0;
 }
 
-static int lru_hash_prealloc_cb(__u32 i, void *ctx)
+static __always_inline int lru_hash_prealloc_cb(__u32 i, void *ctx)
 {
 	return lru_event(ctx, &mb_mp_lru);
 }
 
-static int nocommon_lru_hash_prealloc_cb(__u32 i, void *ctx)
+static __always_inline int nocommon_lru_hash_prealloc_cb(__u32 i, void *ctx)
 {
 	return lru_event(ctx, &mb_mp_nc_lru);
 }
 
 /* Test 6: 32 lookups of 192.168.0.1/32. */
-static int lpm_kmalloc_cb(__u32 i, void *ctx)
+static __always_inline int lpm_kmalloc_cb(__u32 i, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	struct mb_mp_lpm_key key = { .prefixlen = 32, .addr = __builtin_bswap32(0xc0a80001) };
@@ -134,7 +134,7 @@ static int lpm_kmalloc_cb(__u32 i, void *ctx)
 }
 
 /* Tests 7, 8: 64 lookups of key 1. */
-static int hash_lookup_cb(__u32 i, void *ctx)
+static __always_inline int hash_lookup_cb(__u32 i, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	__u32 key = 1;
@@ -145,7 +145,7 @@ static int hash_lookup_cb(__u32 i, void *ctx)
 	return 0;
 }
 
-static int array_lookup_cb(__u32 i, void *ctx)
+static __always_inline int array_lookup_cb(__u32 i, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	__u32 key = 1;
@@ -157,7 +157,7 @@ static int array_lookup_cb(__u32 i, void *ctx)
 }
 
 /* Test 9: look up this CPU's inner map (one op), update a random key in it (one op). */
-static int inner_lru_hash_prealloc_cb(__u32 i, void *ctx)
+static __always_inline int inner_lru_hash_prealloc_cb(__u32 i, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	__u32 cpu = bpf_get_smp_processor_id();
@@ -172,7 +172,7 @@ static int inner_lru_hash_prealloc_cb(__u32 i, void *ctx)
 }
 
 /* Test 10: 32 lookups of consecutive keys; the start moves by 32 per event and wraps. */
-static int lru_hash_lookup_cb(__u32 i, void *ctx)
+static __always_inline int lru_hash_lookup_cb(__u32 i, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
 	__u32 n = mb_mp_lookup_entries, key = lc->cursor;

@@ -24,6 +24,26 @@ struct mb_slot {
 	__u64 cursor;		/* key stream position, carried across calls */
 	__u64 rng;		/* per-producer PRNG state */
 	__u64 arg;		/* bench-specific per-producer value */
+	__u64 start_ns;		/* the running call's start and iterations asked for: kept */
+	__u64 call_iters;	/* here, not in registers the BPF stack would have to spill */
+} __attribute__((aligned(128)));
+
+/* The op loop's working state (bpf/mb_loop.bpf.h says where it lives, and why). */
+struct mb_loop_ctx {
+	__u64 hits;
+	__u64 cursor;
+	__u64 rng;
+	__u64 arg;
+	__u32 misses;		/* the low halves of the slot's counters: a call adds < 2^32 */
+	__u32 errors;
+	__u32 false_hits;
+	__u16 slot;
+	__u16 ret;		/* program return value when the callback stops the loop */
+};
+
+/* One per producer, on cache lines of its own (like mb_slots). */
+struct mb_loop_ctx_slot {
+	struct mb_loop_ctx lc;
 } __attribute__((aligned(128)));
 
 /* Context of the raw_tp driver programs (test_run ctx_in). */

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "loop_kind.h"
 #include "opts.h"
 
 struct mb_env;
@@ -81,6 +82,7 @@ enum mb_bench_flags {
 	MB_BENCH_KERNEL_LOOP	 = 1u << 1,	/* in-kernel op loop: reference and self-checks */
 	MB_BENCH_SINGLE_PRODUCER = 1u << 2,	/* refuses -p > 1 */
 	MB_BENCH_CONSUMERS	 = 1u << 3,	/* accepts -c > 0 */
+	MB_BENCH_OP_CALLS	 = 1u << 4,	/* the op itself calls a subprogram (a bpf_loop) */
 };
 
 struct mb_bench {
@@ -140,6 +142,7 @@ struct mb_run {
 	char start_time[40], end_time[40];
 	bool oversubscribed;		/* more producers than online CPUs */
 	double loop_overhead_ns;	/* empty in-kernel loop, ns/op (NaN: not measured) */
+	struct mb_loop_info loop;	/* which in-kernel loop ran, and the kernel's evidence */
 	void *kloop;			/* in-kernel loop state (reference program) */
 	struct mb_summary *summary;
 };

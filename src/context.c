@@ -6,6 +6,7 @@
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
 
+#include "cpuinfo.h"
 #include "env.h"
 #include "json.h"
 #include "report.h"
@@ -30,29 +31,6 @@ static void read_line(const char *path, char *buf, size_t len)
 	fclose(f);
 }
 
-static void cpu_model(char *buf, size_t len)
-{
-	char line[512];
-	FILE *f = fopen("/proc/cpuinfo", "re");
-
-	snprintf(buf, len, "unknown");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (strncmp(line, "model name", 10) || !colon)
-			continue;
-		colon++;
-		while (*colon == ' ' || *colon == '\t')
-			colon++;
-		colon[strcspn(colon, "\n")] = '\0';
-		snprintf(buf, len, "%s", colon);
-		break;
-	}
-	fclose(f);
-}
-
 static void set_sysctl(struct mb_json *obj, const char *key, const char *path)
 {
 	char buf[64];
@@ -69,6 +47,7 @@ struct mb_json *mb_report_context(const struct mb_env *env)
 {
 	struct mb_json *ctx = mb_json_object(), *kernel, *argv;
 	char buf[512], host[256];
+	struct mb_cpu_info ci;
 	struct utsname uts;
 
 	mb_json_set_str(ctx, "tool", "mapbench");
@@ -80,8 +59,9 @@ struct mb_json *mb_report_context(const struct mb_env *env)
 		mb_json_set_str(kernel, "version", uts.version);
 		mb_json_set_str(kernel, "machine", uts.machine);
 	}
-	cpu_model(buf, sizeof(buf));
-	mb_json_set_str(ctx, "cpu_model", buf);
+	mb_cpu_info_read(&ci);
+	mb_json_set_str(ctx, "cpu_model", ci.model_name[0] ? ci.model_name : "unknown");
+	mb_json_set(ctx, "cpu", mb_cpu_context(&ci));
 	mb_json_set_num(ctx, "online_cpus", env->online.count);
 	mb_cpuset_format(&env->online, buf, sizeof(buf));
 	mb_json_set_str(ctx, "online_cpu_list", buf);

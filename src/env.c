@@ -3,6 +3,7 @@
 #include <stddef.h>
 
 #include "env.h"
+#include "loop_kind.h"
 
 static int parse_cpuset(const char *arg, void *field, const char **why)
 {
@@ -55,6 +56,9 @@ const struct mb_opt mb_global_opts[] = {
 		"In-kernel loops: target time of one test_run call"),
 	ENV_FLAG("net", 0, net,
 		 "In-kernel loops: subtract the empty loop's ns/op from the reported latency"),
+	{ .name = "loop", .type = MB_OPT_ENUM, .offset = offsetof(struct mb_env, loop),
+	  .def = "auto", .choices = mb_loop_kind_names,
+	  .help = "In-kernel loops: may_goto (no call per op), bpf_loop, or auto (may_goto where the kernel has it)" },
 	ENV_FLAG("strict", 0, strict,
 		 "Refuse to measure (exit 77) when the noise preflight warns"),
 	{ .name = "save-baseline", .type = MB_OPT_STRING,

@@ -7,6 +7,7 @@
 #include "env.h"
 #include "json.h"
 #include "log.h"
+#include "loop_diag.h"
 #include "output.h"
 #include "report.h"
 #include "summary.h"
@@ -178,6 +179,8 @@ struct mb_json *mb_report_result(const struct mb_run *run)
 	mb_json_set(o, "params", run->params ? mb_json_copy(run->params) : mb_json_object());
 	mb_json_set(o, "loop_overhead_ns", isnan(run->loop_overhead_ns) ?
 						   mb_json_null() : mb_json_number(run->loop_overhead_ns));
+	mb_json_set(o, "loop", run->bench->flags & MB_BENCH_KERNEL_LOOP ?
+				       mb_loop_json(&run->loop, run->loop_overhead_ns) : mb_json_null());
 	mb_json_set(o, "summary", sum ? summary_json(run, sum) : mb_json_null());
 	prods = mb_json_array();
 	for (int p = 0; sum && p < run->nr_producers; p++) {

@@ -30,8 +30,9 @@ void mb_text_notes(FILE *f, const struct mb_run *run, const struct mb_summary *s
 			sum->latency_kernel.mean, sum->latency_kernel.median,
 			sum->latency_kernel.cv * 100, sum->latency_wall.mean);
 		if (!isnan(run->loop_overhead_ns))
-			fprintf(f, ", empty loop %.3f ns/op%s", run->loop_overhead_ns,
-				run->env->net ? " (subtracted)" : "");
+			fprintf(f, ", empty loop %.3f ns/op (%s%s)", run->loop_overhead_ns,
+				mb_loop_kind_names[run->loop.kind],
+				run->env->net ? ", subtracted" : "");
 		fputc('\n', f);
 	}
 	if (!sum->has_kernel && sum->cpu_share.n)

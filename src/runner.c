@@ -11,6 +11,7 @@
 #include "json.h"
 #include "kloop.h"
 #include "log.h"
+#include "loop_diag.h"
 #include "probe.h"
 #include "report.h"
 #include "runner.h"
@@ -508,6 +509,8 @@ void mb_run_execute(struct mb_run *run)
 		fprintf(mb_progress_stream(), "Setting up benchmark '%s'...\n", b->name);
 	if (!probe_needs(run))
 		goto out;
+	/* Before set-up: every family that loads an op loop keeps the programs of this kind. */
+	mb_loop_kind_pick(env->loop, &run->loop);
 	if (alloc_samples(run)) {
 		mb_run_fail(run, -ENOMEM, "out of memory");
 		goto out;
@@ -534,6 +537,9 @@ void mb_run_execute(struct mb_run *run)
 	}
 	if (run->status == MB_RUN_OK && b->finish)
 		b->finish(run);
+	/* After the producers ran: they read the evidence of the bench's own program. */
+	if (run->kloop)
+		mb_loop_diagnose(run, run->loop_overhead_ns);
 teardown:
 	if (b->teardown)
 		b->teardown(run);

@@ -163,6 +163,7 @@ static int bl_load(struct mb_run *run, struct bl_state *st)
 	if (!skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
 	st->skel = skel;
+	mb_loop_prepare(skel->skeleton, run->loop.kind);
 	mine = bl_prog(st);
 	/* Maps a bench does not use still exist (the fill program names them): one entry. */
 	bpf_map__set_value_size(skel->maps.mb_bloom, a->value_size);

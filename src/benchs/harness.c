@@ -33,6 +33,7 @@ static int harness_load(struct mb_run *run, uint32_t nr_loops)
 	skel = harness_bpf__open();
 	if (!skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
+	mb_loop_prepare(skel->skeleton, run->loop.kind);
 	skel->rodata->mb_nr_loops = nr_loops;
 	err = harness_bpf__load(skel);
 	if (err) {
@@ -124,7 +125,7 @@ const struct mb_bench mb_bench_bpf_loop = {
 	.desc = "bpf_loop helper: cost per callback iteration (--nr_loops per call)",
 	.opts = bpf_loop_opts,
 	.args_size = sizeof(struct bpf_loop_args),
-	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP,
+	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP | MB_BENCH_OP_CALLS,
 	.text = &mb_text_ops,
 	.setup = bpf_loop_setup,
 	.producer = bpf_loop_producer,

@@ -223,7 +223,8 @@ const struct mb_bench mb_bench_bpf_hashmap_lookup = {
 	.desc = "the kernel bench: lookups of keys 1..nr_entries in nested loops, per-producer keys",
 	.opts = hml_opts,
 	.args_size = sizeof(struct hash_args),
-	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP,
+	/* The kernel's method: an inner bpf_loop per op, so a callback call per key. */
+	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP | MB_BENCH_OP_CALLS,
 	.text = &hml_text,
 	.validate = hml_validate,
 	.setup = hash_setup,

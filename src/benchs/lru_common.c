@@ -98,6 +98,7 @@ static int create_with_prog(struct mb_run *run, struct lru_map *m, size_t nr_ops
 	skel = lru_bpf__open();
 	if (!skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
+	mb_loop_prepare(skel->skeleton, run->loop.kind);
 	bpf_map__set_type(skel->maps.mb_lru_map, m->v.type);
 	bpf_map__set_map_flags(skel->maps.mb_lru_map, m->v.flags);
 	bpf_map__set_max_entries(skel->maps.mb_lru_map, m->max_entries);

@@ -331,6 +331,7 @@ static int mp_setup(struct mb_run *run)
 	st->skel = skel = map_perf_bpf__open();
 	if (!skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
+	mb_loop_prepare(skel->skeleton, run->loop.kind);
 	bpf_object__for_each_program(prog, skel->obj)
 		bpf_program__set_autoload(prog, false);
 	for (int t = 0; t < MP_NR; t++) {

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/* The in-kernel loop's kind: the may_goto probe, the choice, and keeping one program per op. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "loop_kind.h"
+
+const char *const mb_loop_kind_names[] = { "auto", "may_goto", "bpf_loop", NULL };
+
+#define BL_SUFFIX	"_bl"
+
+/* r0 = 0; may_goto +1; r0 = 1; exit: loads only where the kernel knows the instruction. */
+static int probe_may_goto(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | 0xe0 /* BPF_JCOND */ | BPF_K, .off = 1 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "mb_may_goto", "Dual BSD/GPL",
+			       insns, sizeof(insns) / sizeof(insns[0]), NULL);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+bool mb_loop_may_goto_supported(void)
+{
+	static int cached = -1;
+
+	if (cached < 0)
+		cached = probe_may_goto() == 0;
+	return cached;
+}
+
+enum mb_loop_kind mb_loop_kind_pick(enum mb_loop_kind requested, struct mb_loop_info *info)
+{
+	enum mb_loop_kind kind = requested;
+
+	info->requested = requested;
+	info->bpf_loop_inlined = -1;
+	info->private_stack = -1;
+	info->subprog_calls = -1;
+	if (requested == MB_LOOP_MAY_GOTO) {
+		snprintf(info->why, sizeof(info->why), "--loop may_goto");
+	} else if (requested == MB_LOOP_BPF_LOOP) {
+		snprintf(info->why, sizeof(info->why), "--loop bpf_loop");
+	} else if (mb_loop_may_goto_supported()) {
+		kind = MB_LOOP_MAY_GOTO;
+		snprintf(info->why, sizeof(info->why), "the kernel accepts may_goto");
+	} else {
+		kind = MB_LOOP_BPF_LOOP;
+		snprintf(info->why, sizeof(info->why),
+			 "the kernel refused a may_goto probe (it needs Linux 6.9 or later): bpf_loop fallback");
+	}
+	info->kind = kind;
+	return kind;
+}
+
+/* The skeleton entry of @name's bpf_loop twin, or -1. */
+static int twin_of(const struct bpf_object_skeleton *s, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (int j = 0; j < s->prog_cnt; j++) {
+		const char *t = s->progs[j].name;
+
+		if (!strncmp(t, name, len) && !strcmp(t + len, BL_SUFFIX))
+			return j;
+	}
+	return -1;
+}
+
+void mb_loop_prepare(const struct bpf_object_skeleton *s, enum mb_loop_kind kind)
+{
+	for (int i = 0; i < s->prog_cnt; i++) {
+		int j = twin_of(s, s->progs[i].name);
+		struct bpf_program *mg, *bl;
+
+		if (j < 0)
+			continue;
+		mg = *s->progs[i].prog;
+		bl = *s->progs[j].prog;
+		if (kind == MB_LOOP_BPF_LOOP) {
+			bpf_program__set_autoload(mg, false);
+			*s->progs[i].prog = bl;
+		} else {
+			bpf_program__set_autoload(bl, false);
+		}
+	}
+}
