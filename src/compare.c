@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "compare.h"
+#include "compare_context.h"
+#include "log.h"
 #include "json.h"
 #include "opts.h"
 #include "stats.h"
@@ -471,6 +473,7 @@ struct mb_json *mb_comparison_json(const struct mb_comparison *c, struct mb_json
 	cmp = mb_json_child(doc, "comparison");
 	mb_json_set(cmp, "base", source_json(base_name, base_doc));
 	mb_json_set(cmp, "new", source_json(cur_name, cur_doc));
+	mb_json_set(cmp, "machine_differences", mb_context_differences(base_doc, cur_doc));
 	mb_json_set_str(cmp, "test", "mann-whitney-u, two-sided");
 	mb_json_set_num(cmp, "threshold", c->opts.threshold);
 	mb_json_set_num(cmp, "alpha", c->opts.alpha);
@@ -544,15 +547,18 @@ static void describe(FILE *f, const char *what, const char *name, const struct m
 
 static void context_diff(FILE *f, const struct mb_json *a, const struct mb_json *b)
 {
-	static const char *const keys[] = { "cpu_model", "online_cpus", "libbpf_version",
-					     "bpf_jit_enable", "bpf_stats_enabled" };
+	static const char *const keys[] = { "online_cpus", "libbpf_version", "bpf_jit_enable",
+					     "bpf_stats_enabled" };
 	const struct mb_json *ca = mb_json_get(a, "context"), *cb = mb_json_get(b, "context");
+	struct mb_json *machine = mb_context_differences(a, b);
 	char x[256], y[256];
 
-	mb_json_scalar_text(mb_json_get(mb_json_get(ca, "kernel"), "release"), x, sizeof(x));
-	mb_json_scalar_text(mb_json_get(mb_json_get(cb, "kernel"), "release"), y, sizeof(y));
-	if (strcmp(x, y))
-		fprintf(f, "Machines differ: kernel %s -> %s\n", x, y);
+	for (size_t i = 0; i < mb_json_len(machine); i++)
+		fprintf(f, "Machines differ: %s\n", mb_json_str(mb_json_at(machine, i), "?"));
+	if (mb_json_len(machine))
+		mb_warn("compare: the two sides ran on different kernels, CPUs, microcode or mitigations (%zu differences): in-kernel figures can change several-fold from that alone",
+			mb_json_len(machine));
+	mb_json_free(machine);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
 		mb_json_scalar_text(mb_json_get(ca, keys[i]), x, sizeof(x));
 		mb_json_scalar_text(mb_json_get(cb, keys[i]), y, sizeof(y));

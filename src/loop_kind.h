@@ -34,6 +34,9 @@ struct mb_loop_info {
 	char why[160];		/* why this kind ran */
 };
 
+/* Set (to anything): the may_goto probe reports a refusal, as a kernel before 6.9 would. */
+#define MB_LOOP_REFUSE_ENV "MAPBENCH_REFUSE_MAY_GOTO"
+
 /* Does the running kernel accept may_goto? Probed once with a three-instruction program. */
 bool mb_loop_may_goto_supported(void);
 

@@ -511,6 +511,11 @@ void mb_run_execute(struct mb_run *run)
 		goto out;
 	/* Before set-up: every family that loads an op loop keeps the programs of this kind. */
 	mb_loop_kind_pick(env->loop, &run->loop);
+	if ((b->flags & MB_BENCH_KERNEL_LOOP) && env->loop == MB_LOOP_MAY_GOTO &&
+	    !mb_loop_may_goto_supported()) {
+		mb_run_skip(run, "--loop may_goto: this kernel does not accept the may_goto instruction (it needs Linux 6.9 or later); use --loop auto or --loop bpf_loop");
+		goto out;
+	}
 	if (alloc_samples(run)) {
 		mb_run_fail(run, -ENOMEM, "out of memory");
 		goto out;
