@@ -61,10 +61,14 @@ override CFLAGS	+= -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -I$(OUTPUT) -Isrc \
 BPF_CFLAGS	:= -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 		   -Wno-unused-function -I$(OUTPUT) -Ibpf
 
+# pkg-config is asked quietly: this Makefile is parsed before `make run` and `make test` install
+# libbpf (deps), and a fresh machine must not see "Package libbpf was not found" first. Without
+# libbpf's .pc file, plain -lbpf still links a libbpf installed by hand.
 ifeq ($(STATIC),1)
-LDLIBS		:= -static $(shell $(PKG_CONFIG) --static --libs libbpf) -lzstd -lpthread -lm
+LDLIBS		:= -static $(shell $(PKG_CONFIG) --static --libs libbpf 2>/dev/null || \
+			echo -lbpf -lelf -lz) -lzstd -lpthread -lm
 else
-LDLIBS		:= $(shell $(PKG_CONFIG) --libs libbpf) -lpthread -lm
+LDLIBS		:= $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf) -lpthread -lm
 endif
 
 ifeq ($(SAN),1)
