@@ -10,13 +10,7 @@
 #include "json.h"
 #include "report.h"
 #include "runner.h"
-
-#ifndef MB_VERSION
-#define MB_VERSION "0.0.0"
-#endif
-#ifndef MB_GIT_REV
-#define MB_GIT_REV "unknown"
-#endif
+#include "version.h"
 
 static void read_line(const char *path, char *buf, size_t len)
 {

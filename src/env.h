@@ -30,6 +30,7 @@ struct mb_env {
 	bool verbose;
 	bool list;
 	bool help;
+	bool version;
 	bool net;		/* subtract the empty loop's cost from in-kernel ns/op */
 	struct mb_cpuset prod_cpus;	/* count 0: not given */
 	struct mb_cpuset cons_cpus;

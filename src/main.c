@@ -15,6 +15,7 @@
 #include "report.h"
 #include "runner.h"
 #include "session.h"
+#include "version.h"
 
 /* The default suite runs shorter unless -w/-d say otherwise: it must stay under a minute. */
 #define SUITE_WARMUP	1
@@ -147,7 +148,11 @@ int main(int argc, char **argv)
 	/* When stdout carries the JSON or CSV document, progress goes to stderr. */
 	mb_log_init(cli.env.quiet, cli.env.verbose,
 		    cli.env.format != MB_FORMAT_TEXT && !cli.env.output ? stderr : stdout);
-	if (cli.env.help) {
+	if (cli.env.version) {
+		/* The same two strings as every document's context.version and .git_revision. */
+		printf("mapbench %s (git %s)\n", MB_VERSION, MB_GIT_REV);
+		status = MB_EXIT_OK;
+	} else if (cli.env.help) {
 		mb_cli_help(stdout, cli.names, cli.nr_names);
 		if (!cli.nr_names) {
 			fprintf(stdout, "\nSubcommands (mapbench VERB --help for their options):\n");

@@ -13,6 +13,18 @@ expect_rc 0 "--help" --help
 check "--help lists global options" grep -q -- "--prod-affinity CPUSET" "$OUT"
 check "--help lists bench options with default and range" \
 	grep -qE -- "--nr_loops N.*default 10; 1\.\.8388608" "$OUT"
+# --version: the version and git revision every document's context carries.
+expect_rc 0 "--version" --version
+check "--version is one line: mapbench VERSION (git REVISION)" \
+	grep -qxE "mapbench [0-9]+\.[0-9]+\.[0-9]+ \(git ([0-9a-f]{7,40}|unknown)(-dirty)?\)" "$OUT"
+check "--version prints nothing else" bash -c "[ \$(wc -l <'$OUT') -eq 1 ] && [ ! -s '$ERR' ]"
+cp "$OUT" "$TMP/version"
+expect_rc 0 "a run for its context" -w0 -d1 --interval_ms 50 count-local --format json
+check "--version matches the JSON context's version and git_revision" bash -c \
+	"[ \"\$(jq -r '\"mapbench \(.context.version) (git \(.context.git_revision))\"' '$OUT')\" = \"\$(cat '$TMP/version')\" ]"
+check "--help lists --version" bash -c "$MB --help | grep -q -- '--version'"
+expect_usage "sweep: --version: use mapbench --version" sweep --version bpf-loop
+
 expect_rc 0 "-h BENCH" -h count-local
 check "-h BENCH omits other benches' options" bash -c "! grep -q -- --nr_loops $OUT"
 
