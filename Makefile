@@ -81,7 +81,8 @@ override LDFLAGS += -fsanitize=address,undefined
 endif
 
 .DEFAULT_GOAL	:= all
-.PHONY: all run test unit e2e deps install uninstall clean fuzz fuzz-smoke fuzz-run soak valgrind
+.PHONY: all run test unit e2e deps install uninstall clean fuzz fuzz-smoke fuzz-run soak valgrind \
+	FORCE
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -106,6 +107,13 @@ $(OUTPUT)/obj/%.o: src/%.c $(SKELS) | $(OUTPUT)/obj/benchs
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
+# version.o alone holds VERSION and GIT_REV: rebuilt whenever they change, not only when
+# src/version.c does, so --version and the documents' context name the binary's revision.
+$(OUTPUT)/version.txt: FORCE | $(OUTPUT)
+	$(Q)echo '$(VERSION) $(GIT_REV)' | cmp -s - $@ || echo '$(VERSION) $(GIT_REV)' > $@
+
+$(OUTPUT)/obj/version.o: $(OUTPUT)/version.txt
+
 $(LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
@@ -116,6 +124,8 @@ $(BIN): $(MAIN_OBJ) $(LIB)
 
 $(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/obj/benchs:
 	$(Q)mkdir -p $@
+
+FORCE:
 
 # ---- tests ----
 

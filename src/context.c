@@ -66,8 +66,8 @@ struct mb_json *mb_report_context(const struct mb_env *env)
 	struct utsname uts;
 
 	mb_json_set_str(ctx, "tool", "mapbench");
-	mb_json_set_str(ctx, "version", MB_VERSION);
-	mb_json_set_str(ctx, "git_revision", MB_GIT_REV);
+	mb_json_set_str(ctx, "version", mb_version);
+	mb_json_set_str(ctx, "git_revision", mb_git_revision);
 	kernel = mb_json_child(ctx, "kernel");
 	if (!uname(&uts)) {
 		mb_json_set_str(kernel, "release", uts.release);

@@ -150,7 +150,7 @@ int main(int argc, char **argv)
 		    cli.env.format != MB_FORMAT_TEXT && !cli.env.output ? stderr : stdout);
 	if (cli.env.version) {
 		/* The same two strings as every document's context.version and .git_revision. */
-		printf("mapbench %s (git %s)\n", MB_VERSION, MB_GIT_REV);
+		printf("mapbench %s (git %s)\n", mb_version, mb_git_revision);
 		status = MB_EXIT_OK;
 	} else if (cli.env.help) {
 		mb_cli_help(stdout, cli.names, cli.nr_names);

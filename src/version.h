@@ -1,16 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/*
- * mapbench's version and git revision: the Makefile passes both (-DMB_VERSION, -DMB_GIT_REV);
- * --version prints them and every document's context carries them.
- */
+/* mapbench's version and git revision: --version prints them, every document's context holds them. */
 #ifndef MB_VERSION_H
 #define MB_VERSION_H
 
-#ifndef MB_VERSION
-#define MB_VERSION "0.0.0"
-#endif
-#ifndef MB_GIT_REV
-#define MB_GIT_REV "unknown"
-#endif
+extern const char mb_version[];
+extern const char mb_git_revision[];
 
 #endif
