@@ -61,10 +61,14 @@ override CFLAGS	+= -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -I$(OUTPUT) -Isrc \
 BPF_CFLAGS	:= -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 		   -Wno-unused-function -I$(OUTPUT) -Ibpf
 
+# pkg-config is asked quietly: this Makefile is parsed before `make run` and `make test` install
+# libbpf (deps), and a fresh machine must not see "Package libbpf was not found" first. Without
+# libbpf's .pc file, plain -lbpf still links a libbpf installed by hand.
 ifeq ($(STATIC),1)
-LDLIBS		:= -static $(shell $(PKG_CONFIG) --static --libs libbpf) -lzstd -lpthread -lm
+LDLIBS		:= -static $(shell $(PKG_CONFIG) --static --libs libbpf 2>/dev/null || \
+			echo -lbpf -lelf -lz) -lzstd -lpthread -lm
 else
-LDLIBS		:= $(shell $(PKG_CONFIG) --libs libbpf) -lpthread -lm
+LDLIBS		:= $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf) -lpthread -lm
 endif
 
 ifeq ($(SAN),1)
@@ -77,7 +81,8 @@ override LDFLAGS += -fsanitize=address,undefined
 endif
 
 .DEFAULT_GOAL	:= all
-.PHONY: all run test unit e2e deps install uninstall clean fuzz fuzz-smoke fuzz-run soak valgrind
+.PHONY: all run test unit e2e deps install uninstall clean fuzz fuzz-smoke fuzz-run soak valgrind \
+	FORCE
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -102,6 +107,13 @@ $(OUTPUT)/obj/%.o: src/%.c $(SKELS) | $(OUTPUT)/obj/benchs
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
+# version.o alone holds VERSION and GIT_REV: rebuilt whenever they change, not only when
+# src/version.c does, so --version and the documents' context name the binary's revision.
+$(OUTPUT)/version.txt: FORCE | $(OUTPUT)
+	$(Q)echo '$(VERSION) $(GIT_REV)' | cmp -s - $@ || echo '$(VERSION) $(GIT_REV)' > $@
+
+$(OUTPUT)/obj/version.o: $(OUTPUT)/version.txt
+
 $(LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
@@ -112,6 +124,8 @@ $(BIN): $(MAIN_OBJ) $(LIB)
 
 $(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/obj/benchs:
 	$(Q)mkdir -p $@
+
+FORCE:
 
 # ---- tests ----
 

@@ -120,6 +120,42 @@ static int make_dirs(const char *dir)
 	return err;
 }
 
+/* Cut @p to its parent folder, in place ("a/b" -> "a", "a" -> ".", "/a" -> "/"). */
+static void to_parent(char *p)
+{
+	char *slash = strrchr(p, '/');
+
+	if (!slash)
+		strcpy(p, ".");
+	else if (slash == p)
+		p[1] = '\0';
+	else
+		*slash = '\0';
+}
+
+int mb_baseline_check_save(const char *name, char *err, size_t errlen)
+{
+	char path[4096], dir[4096], why[512];
+	int ret;
+
+	if (mb_baseline_path(name, false, path, sizeof(path), err, errlen))
+		return -EINVAL;
+	mb_baseline_dir(dir, sizeof(dir));
+	if (!access(dir, F_OK)) {
+		ret = mb_output_check(path, why, sizeof(why));
+		if (ret)
+			snprintf(err, errlen, "%s: %s", path, why);
+		return ret;
+	}
+	while (access(dir, F_OK) && (errno == ENOENT || errno == ENOTDIR) && strcmp(dir, "/") &&
+	       strcmp(dir, "."))
+		to_parent(dir);
+	ret = mb_output_check_dir(dir, why, sizeof(why));
+	if (ret)
+		snprintf(err, errlen, "cannot make %s: %s", path, why);
+	return ret;
+}
+
 static int write_doc(FILE *f, void *ctx)
 {
 	return mb_json_write(f, ctx, 2);

@@ -30,6 +30,13 @@ int mb_baseline_path(const char *name, bool allow_path, char *buf, size_t len, c
 /* Load baseline @name (or a file); NULL with one line in @err. */
 struct mb_json *mb_baseline_load(const char *name, char *err, size_t errlen);
 
+/*
+ * Before anything runs: can baseline @name be saved? Its folder, or the nearest existing folder
+ * above it (mb_baseline_save makes the rest), must take new files (mb_output_check). Returns 0
+ * or a negative errno with one line in @err.
+ */
+int mb_baseline_check_save(const char *name, char *err, size_t errlen);
+
 /* Save @doc as baseline @name, creating the folder; atomically. Returns 0 or a negative errno. */
 int mb_baseline_save(const char *name, const struct mb_json *doc, char *path, size_t pathlen,
 		     char *err, size_t errlen);

@@ -303,8 +303,50 @@ static bool selected(const char *name, const char *const *names, int nr_names)
 	return false;
 }
 
+/* The option tables of the selected benches; benches sharing one table are listed together. */
+static void print_bench_opts(FILE *f, const char *const *names, int nr_names)
+{
+	bool first = true;
+
+	for (int b = 0; mb_benches[b]; b++) {
+		const struct mb_bench *bench = mb_benches[b];
+		bool first_with_table = true;
+
+		if (!selected(bench->name, names, nr_names))
+			continue;
+		if (!bench->opts) {
+			if (!nr_names)
+				continue;
+			fprintf(f, "%s%s has no options of its own.\n", first ? "" : "\n",
+				bench->name);
+			first = false;
+			continue;
+		}
+		for (int k = 0; k < b; k++)
+			if (mb_benches[k]->opts == bench->opts &&
+			    selected(mb_benches[k]->name, names, nr_names))
+				first_with_table = false;
+		if (!first_with_table)
+			continue;
+		fprintf(f, "%sOptions of %s", first ? "" : "\n", bench->name);
+		for (int k = b + 1; mb_benches[k]; k++)
+			if (mb_benches[k]->opts == bench->opts &&
+			    selected(mb_benches[k]->name, names, nr_names))
+				fprintf(f, ", %s", mb_benches[k]->name);
+		fprintf(f, ":\n");
+		mb_opts_print_help(f, bench->opts);
+		first = false;
+	}
+}
+
 void mb_cli_help(FILE *f, const char *const *names, int nr_names)
 {
+	/* Asked about benches: their options alone, first, where the eye lands. */
+	if (nr_names) {
+		print_bench_opts(f, names, nr_names);
+		fprintf(f, "\nGlobal options (-w, -d, -p, -a, -o, --format, ...): mapbench --help\n");
+		return;
+	}
 	fprintf(f,
 		"Usage: mapbench [OPTIONS] [BENCH...] [BENCH OPTIONS]\n"
 		"\n"
@@ -318,32 +360,13 @@ void mb_cli_help(FILE *f, const char *const *names, int nr_names)
 		"  mapbench --list\n"
 		"  mapbench -w1 -d5 -p2 -a count-local\n"
 		"  mapbench bpf-noop --format json -o noop.json\n"
+		"  mapbench -h bpf-loop            (a bench's own options)\n"
 		"\n"
 		"Global options:\n");
 	mb_opts_print_help(f, mb_global_opts);
-	for (int b = 0; mb_benches[b]; b++) {
-		const struct mb_bench *bench = mb_benches[b];
-		bool first_with_table = true;
-
-		if (!bench->opts || !selected(bench->name, names, nr_names))
-			continue;
-		/* Benches sharing one table are listed together, their options once. */
-		for (int k = 0; k < b; k++)
-			if (mb_benches[k]->opts == bench->opts &&
-			    selected(mb_benches[k]->name, names, nr_names))
-				first_with_table = false;
-		if (!first_with_table)
-			continue;
-		fprintf(f, "\nOptions of %s", bench->name);
-		for (int k = b + 1; mb_benches[k]; k++)
-			if (mb_benches[k]->opts == bench->opts &&
-			    selected(mb_benches[k]->name, names, nr_names))
-				fprintf(f, ", %s", mb_benches[k]->name);
-		fprintf(f, ":\n");
-		mb_opts_print_help(f, bench->opts);
-	}
-	if (!nr_names)
-		fprintf(f, "\nmapbench --list names every bench; docs/benchmarks.md describes them.\n");
+	fprintf(f, "\n");
+	print_bench_opts(f, NULL, 0);
+	fprintf(f, "\nmapbench --list names every bench; docs/benchmarks.md describes them.\n");
 }
 
 void mb_cli_list(FILE *f)

@@ -75,6 +75,7 @@ int mb_cli_check_unused(const struct mb_cli *cli, struct mb_run *runs, int nr);
 /* sweep, compare, plot: words that main() runs as subcommands when they come first. */
 bool mb_cli_is_subcommand(const char *word);
 
+/* With bench names: only their options (the names must be benches); else the whole help. */
 void mb_cli_help(FILE *f, const char *const *names, int nr_names);
 void mb_cli_list(FILE *f);
 

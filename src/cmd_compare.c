@@ -166,6 +166,10 @@ int mb_cmd_compare(int argc, char **argv)
 		       cli.nr_names);
 		goto out;
 	}
+	if (cli.env.output && mb_output_check(cli.env.output, err, sizeof(err))) {
+		mb_err("compare: -o/--output %s: %s", cli.env.output, err);
+		goto out;
+	}
 	for (int i = 0; i < 2; i++) {
 		enum mb_doc_kind kind;
 

@@ -203,6 +203,10 @@ int mb_cmd_plot(int argc, char **argv)
 		mb_err("plot: -o %s: must end in .svg or .png", out);
 		goto done;
 	}
+	if (mb_output_check(out, err, sizeof(err))) {
+		mb_err("plot: -o %s: %s", out, err);
+		goto done;
+	}
 	po.term = !strcmp(dot, ".svg") ? MB_PLOT_SVG : MB_PLOT_PNG;
 	po.x = args.x;
 	po.lines = args.lines;

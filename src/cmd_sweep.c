@@ -183,8 +183,10 @@ int mb_cmd_sweep(int argc, char **argv)
 		status = MB_EXIT_OK;
 		goto out;
 	}
-	if (sw->cli.env.list) {
-		mb_err("sweep: --list: use mapbench --list");
+	if (sw->cli.env.list || sw->cli.env.version) {
+		const char *what = sw->cli.env.list ? "list" : "version";
+
+		mb_err("sweep: --%s: use mapbench --%s", what, what);
 		goto out;
 	}
 	if (mb_cpuset_online(&sw->cli.env.online)) {

@@ -11,13 +11,7 @@
 #include "json.h"
 #include "report.h"
 #include "runner.h"
-
-#ifndef MB_VERSION
-#define MB_VERSION "0.0.0"
-#endif
-#ifndef MB_GIT_REV
-#define MB_GIT_REV "unknown"
-#endif
+#include "version.h"
 
 static void read_line(const char *path, char *buf, size_t len)
 {
@@ -51,8 +45,8 @@ struct mb_json *mb_report_context(const struct mb_env *env)
 	struct utsname uts;
 
 	mb_json_set_str(ctx, "tool", "mapbench");
-	mb_json_set_str(ctx, "version", MB_VERSION);
-	mb_json_set_str(ctx, "git_revision", MB_GIT_REV);
+	mb_json_set_str(ctx, "version", mb_version);
+	mb_json_set_str(ctx, "git_revision", mb_git_revision);
 	kernel = mb_json_child(ctx, "kernel");
 	if (!uname(&uts)) {
 		mb_json_set_str(kernel, "release", uts.release);

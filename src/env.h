@@ -30,6 +30,7 @@ struct mb_env {
 	bool verbose;
 	bool list;
 	bool help;
+	bool version;
 	bool net;		/* subtract the empty loop's cost from in-kernel ns/op */
 	int loop;		/* enum mb_loop_kind: which in-kernel loop to load */
 	struct mb_cpuset prod_cpus;	/* count 0: not given */

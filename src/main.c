@@ -15,6 +15,7 @@
 #include "report.h"
 #include "runner.h"
 #include "session.h"
+#include "version.h"
 
 /* The default suite runs shorter unless -w/-d say otherwise: it must stay under a minute. */
 #define SUITE_WARMUP	1
@@ -130,6 +131,29 @@ out:
 	return status;
 }
 
+/* -h [BENCH...]: an unknown name is a usage error, as in a run. */
+static int help(const struct mb_cli *cli)
+{
+	const struct mb_bench **benches = calloc((size_t)cli->nr_names + 1, sizeof(*benches));
+
+	if (!benches) {
+		mb_err("out of memory");
+		return MB_EXIT_FAIL;
+	}
+	if (mb_session_resolve(cli->names, cli->nr_names, benches)) {
+		free(benches);
+		return MB_EXIT_USAGE;
+	}
+	free(benches);
+	mb_cli_help(stdout, cli->names, cli->nr_names);
+	if (!cli->nr_names) {
+		fprintf(stdout, "\nSubcommands (mapbench VERB --help for their options):\n");
+		for (int i = 0; commands[i].verb; i++)
+			fprintf(stdout, "  mapbench %s\n", commands[i].usage);
+	}
+	return MB_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct mb_cli cli;
@@ -147,14 +171,12 @@ int main(int argc, char **argv)
 	/* When stdout carries the JSON or CSV document, progress goes to stderr. */
 	mb_log_init(cli.env.quiet, cli.env.verbose,
 		    cli.env.format != MB_FORMAT_TEXT && !cli.env.output ? stderr : stdout);
-	if (cli.env.help) {
-		mb_cli_help(stdout, cli.names, cli.nr_names);
-		if (!cli.nr_names) {
-			fprintf(stdout, "\nSubcommands (mapbench VERB --help for their options):\n");
-			for (int i = 0; commands[i].verb; i++)
-				fprintf(stdout, "  mapbench %s\n", commands[i].usage);
-		}
+	if (cli.env.version) {
+		/* The same two strings as every document's context.version and .git_revision. */
+		printf("mapbench %s (git %s)\n", mb_version, mb_git_revision);
 		status = MB_EXIT_OK;
+	} else if (cli.env.help) {
+		status = help(&cli);
 	} else if (cli.env.list) {
 		mb_cli_list(stdout);
 		status = MB_EXIT_OK;

@@ -83,3 +83,84 @@ out:
 	free(dup);
 	return ret;
 }
+
+/* Create and remove a named file in @dir, as the writer does without O_TMPFILE: 0 or errno. */
+static int try_named_file(const char *dir)
+{
+	char *name;
+	int fd, err = 0;
+
+	if (asprintf(&name, "%s/.mapbench-check.%d", dir, (int)getpid()) < 0)
+		return ENOMEM;
+	fd = open(name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		err = errno;
+	} else {
+		close(fd);
+		unlink(name);
+	}
+	free(name);
+	return err;
+}
+
+int mb_output_check_dir(const char *dir, char *why, size_t len)
+{
+	struct stat st;
+	int fd, err;
+
+	if (stat(dir, &st)) {
+		err = errno;
+		if (err == ENOENT)
+			snprintf(why, len, "directory %s does not exist", dir);
+		else
+			snprintf(why, len, "directory %s: %s", dir, strerror(err));
+		return -err;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(why, len, "%s is not a directory", dir);
+		return -ENOTDIR;
+	}
+	/* What the writer will do: an unnamed file, gone when closed. */
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	err = errno;
+	/* No O_TMPFILE here: the writer then uses a named temporary file, and so does this. */
+	if (err == EOPNOTSUPP || err == EISDIR || err == EINVAL)
+		err = try_named_file(dir);
+	if (!err)
+		return 0;
+	snprintf(why, len, "cannot create files in %s: %s", dir, strerror(err));
+	return -err;
+}
+
+int mb_output_check(const char *path, char *why, size_t len)
+{
+	size_t n = strlen(path);
+	struct stat st;
+	char *dup;
+	int ret;
+
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode)) {
+			snprintf(why, len, "is a directory");
+			return -EISDIR;
+		}
+		if (!S_ISREG(st.st_mode))
+			return 0;
+	}
+	if (n && path[n - 1] == '/') {
+		snprintf(why, len, "ends in '/': names a directory, not a file");
+		return -EISDIR;
+	}
+	dup = strdup(path);
+	if (!dup) {
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	ret = mb_output_check_dir(dirname(dup), why, len);
+	free(dup);
+	return ret;
+}

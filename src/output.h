@@ -14,4 +14,16 @@
 int mb_write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx, char *err,
 		    size_t errlen);
 
+/*
+ * Before anything runs: can mb_write_atomic() later put a file at @path? Refused (a negative
+ * errno, and @why says why, e.g. "directory /x does not exist"): a directory, a path ending in
+ * '/', a parent that is missing or not a directory, or one this process cannot create files in
+ * (tried with an unnamed file, or where there are none with a named one, removed at once). An
+ * existing file that is neither a regular file nor a directory (/dev/null, the pipe or terminal
+ * behind /dev/stdout) passes: how such a file is written is the writer's business.
+ */
+int mb_output_check(const char *path, char *why, size_t len);
+/* The directory part of that check: @dir exists, is a directory, and takes new files. */
+int mb_output_check_dir(const char *dir, char *why, size_t len);
+
 #endif

@@ -7,6 +7,7 @@
 #include "compare.h"
 #include "json.h"
 #include "log.h"
+#include "output.h"
 #include "preflight.h"
 #include "registry.h"
 #include "runner.h"
@@ -48,6 +49,22 @@ int mb_session_resolve(const char *const *names, int nr, const struct mb_bench *
 	return 0;
 }
 
+/* Where the results will go must take them: found now, not after the whole run. */
+static int check_outputs(const struct mb_env *env)
+{
+	char why[1024];
+
+	if (env->output && mb_output_check(env->output, why, sizeof(why))) {
+		mb_err("-o/--output %s: %s", env->output, why);
+		return -EINVAL;
+	}
+	if (env->save_baseline && mb_baseline_check_save(env->save_baseline, why, sizeof(why))) {
+		mb_err("--save-baseline %s: %s", env->save_baseline, why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int mb_session_check_options(const struct mb_cli *cli)
 {
 	static const char *const needs_baseline[] = { "threshold", "alpha", "fail-on-regression" };
@@ -65,7 +82,7 @@ int mb_session_check_options(const struct mb_cli *cli)
 		       env->save_baseline, MB_BASELINE_NAME_MAX);
 		return -EINVAL;
 	}
-	return 0;
+	return check_outputs(env);
 }
 
 int mb_session_begin(struct mb_session *s, struct mb_env *env, int max_producers)

@@ -33,7 +33,10 @@ int mb_session_prepare_run(struct mb_cli *cli, struct mb_run *run, int pos,
  */
 int mb_session_resolve(const char *const *names, int nr, const struct mb_bench **out);
 
-/* Global options that only make sense together (--threshold without --baseline, ...). */
+/*
+ * Global options that only make sense together (--threshold without --baseline, ...), and
+ * whether -o FILE and --save-baseline can be written (mb_output_check).
+ */
 int mb_session_check_options(const struct mb_cli *cli);
 
 /*

@@ -13,8 +13,33 @@ expect_rc 0 "--help" --help
 check "--help lists global options" grep -q -- "--prod-affinity CPUSET" "$OUT"
 check "--help lists bench options with default and range" \
 	grep -qE -- "--nr_loops N.*default 10; 1\.\.8388608" "$OUT"
+# --version: the version and git revision every document's context carries.
+expect_rc 0 "--version" --version
+check "--version is one line: mapbench VERSION (git REVISION)" \
+	grep -qxE "mapbench [0-9]+\.[0-9]+\.[0-9]+ \(git ([0-9a-f]{7,40}|unknown)(-dirty)?\)" "$OUT"
+check "--version prints nothing else" bash -c "[ \$(wc -l <'$OUT') -eq 1 ] && [ ! -s '$ERR' ]"
+cp "$OUT" "$TMP/version"
+expect_rc 0 "a run for its context" -w0 -d1 --interval_ms 50 count-local --format json
+check "--version matches the JSON context's version and git_revision" bash -c \
+	"[ \"\$(jq -r '\"mapbench \(.context.version) (git \(.context.git_revision))\"' '$OUT')\" = \"\$(cat '$TMP/version')\" ]"
+check "--help lists --version" bash -c "$MB --help | grep -q -- '--version'"
+expect_usage "sweep: --version: use mapbench --version" sweep --version bpf-loop
+
 expect_rc 0 "-h BENCH" -h count-local
 check "-h BENCH omits other benches' options" bash -c "! grep -q -- --nr_loops $OUT"
+check "-h BENCH without options says so" grep -qx "count-local has no options of its own." "$OUT"
+# -h BENCH: the bench's own options first and alone, then one line pointing to mapbench -h.
+expect_rc 0 "-h bpf-loop" -h bpf-loop
+check "-h BENCH starts with the bench's options" bash -c "head -n1 '$OUT' | grep -qx 'Options of bpf-loop:'"
+check "-h BENCH lists the bench's options" grep -qE -- "--nr_loops N.*default 10; 1\.\.8388608" "$OUT"
+check "-h BENCH prints no global option" \
+	bash -c "! grep -qE -- '^ +(-[a-z], )?--(warmup|duration|producers|output|format|list)' '$OUT'"
+check "-h BENCH points to mapbench --help for the global options" \
+	bash -c "tail -n1 '$OUT' | grep -q 'Global options.*: mapbench --help$'"
+expect_rc 0 "-h with two benches" -h bpf-loop lpm-trie-lookup
+check "-h BENCH BENCH: each bench's options, no global option" bash -c \
+	"grep -q -- --nr_loops '$OUT' && grep -q -- --prefix_len '$OUT' && ! grep -q -- '--warmup' '$OUT'"
+expect_usage "unknown bench 'bpf-nop'; did you mean bpf-noop" -h bpf-nop
 
 # The fuzzers' dictionaries name every bench, option and value (--list, --help) and every
 # document key (docs/*.schema.json).

@@ -155,7 +155,7 @@ expect_usage "must be <= --max_entries 1000" map-lookup --nr_entries 2000 --max_
 expect_usage "room for one more key per producer" map-mixed --nr_entries 1000 --max_entries 1000
 expect_usage "--key_size 8: array maps take keys of exactly 4 bytes" map-lookup --map_type array --key_size 8
 expect_usage "--key_size 1024: must be 4..512" map-lookup --key_size 1024
-expect_usage "--key_size 3: must be 4..65536" map-lookup --key_size 3
+expect_usage "--key_size 3: must be 4..512" map-lookup --key_size 3
 expect_usage "take values of 1..32768 bytes on this kernel" map-update --map_type percpu_hash --value_size 40000
 expect_usage "zipf theta must be > 0 and <= 10" map-lookup --key_dist zipf:11
 expect_usage "zipf theta must be > 0 and <= 10" map-lookup --key_dist zipf:0

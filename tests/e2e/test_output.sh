@@ -38,8 +38,58 @@ expect_rc 0 "-o file.csv" "${FAST[@]}" count-local -o "$TMP/r.csv"
 check "csv written" bash -c "head -n1 $TMP/r.csv | grep -q ^bench,"
 expect_rc 0 "-o file.txt" "${FAST[@]}" count-local -o "$TMP/r.txt"
 check "text document holds the Summary" grep -q "^Summary: hits" "$TMP/r.txt"
-expect_rc 1 "-o into a missing directory fails" "${FAST[@]}" count-local -o /nonexistent/dir/r.json
-check "-o error names the file" grep -q "/nonexistent/dir/r.json" "$ERR"
+
+# An -o FILE that cannot be written is refused before anything runs: exit 2, one line naming
+# -o, the path and why, no sample taken (-d60 would run for a minute) and nothing left behind.
+LONG=(-w0 -d60)
+refused_early() {
+	local part=$1 t0=$SECONDS
+	shift
+	expect_usage "$part" "$@"
+	check "refused before any sample: $*" \
+		bash -c "[ $((SECONDS - t0)) -lt 30 ] && ! grep -q '^Iter' '$OUT' '$ERR'"
+}
+mkdir "$TMP/w" "$TMP/w/dir"
+: >"$TMP/w/file"
+refused_early "-o/--output $TMP/w/missing/r.json: directory $TMP/w/missing does not exist" \
+	"${LONG[@]}" count-local -o "$TMP/w/missing/r.json"
+check "a missing directory is not made" [ ! -e "$TMP/w/missing" ]
+refused_early "-o/--output $TMP/w/file/r.json: $TMP/w/file is not a directory" \
+	"${LONG[@]}" count-local -o "$TMP/w/file/r.json"
+check "the file in the path is left as it was" [ ! -s "$TMP/w/file" ]
+refused_early "-o/--output $TMP/w/dir: is a directory" "${LONG[@]}" count-local -o "$TMP/w/dir"
+refused_early "-o/--output $TMP/w/dir/: is a directory" "${LONG[@]}" count-local -o "$TMP/w/dir/"
+refused_early "-o/--output $TMP/w/new/: ends in '/'" "${LONG[@]}" count-local -o "$TMP/w/new/"
+check "a directory given as -o is left empty" [ -z "$(ls -A "$TMP/w/dir")" ]
+refused_early "-o/--output $TMP/w/dir: is a directory" sweep "${LONG[@]}" bpf-loop \
+	--param nr_loops=1,10 -o "$TMP/w/dir"
+MAPBENCH_BASELINE_DIR="$TMP/w/file/x" refused_early \
+	"--save-baseline b: cannot make $TMP/w/file/x/b.json: $TMP/w/file is not a directory" \
+	"${LONG[@]}" count-local --save-baseline b
+refused_early "compare: -o/--output $TMP/w/missing/c.json: directory $TMP/w/missing does not exist" \
+	compare "$TMP/r.json" "$TMP/r.json" -o "$TMP/w/missing/c.json"
+refused_early "plot: -o $TMP/w/missing/p.svg: directory $TMP/w/missing does not exist" \
+	plot "$TMP/r.json" -o "$TMP/w/missing/p.svg"
+check "nothing left behind" [ "$(cd "$TMP/w" && find . | sort | tr '\n' ' ')" = ". ./dir ./file " ]
+
+# A directory that takes no files: read-only (root may write where the mode says no, not on a
+# read-only mount), here a read-only bind mount in a private mount namespace.
+mkdir "$TMP/ro"
+if unshare -m sh -c "mount --bind '$TMP/ro' '$TMP/ro' && mount -o remount,bind,ro '$TMP/ro' &&
+		! touch '$TMP/ro/x' 2>/dev/null" 2>/dev/null; then
+	t0=$SECONDS
+	unshare -m sh -c "mount --bind '$TMP/ro' '$TMP/ro' && mount -o remount,bind,ro '$TMP/ro' &&
+		exec '$MB' ${LONG[*]} count-local -o '$TMP/ro/r.json'" >"$OUT" 2>"$ERR"
+	rc=$?
+	check "-o into a read-only directory: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+	check "-o into a read-only directory: one line naming -o, the path and why" bash -c \
+		"[ \$(wc -l <'$ERR') -eq 1 ] && grep -qF -- '-o/--output $TMP/ro/r.json: cannot create files in $TMP/ro: Read-only file system' '$ERR'"
+	check "-o into a read-only directory: refused before any sample" \
+		bash -c "[ $((SECONDS - t0)) -lt 30 ] && ! grep -q '^Iter' '$OUT' '$ERR'"
+	check "-o into a read-only directory: nothing left" [ -z "$(ls -A "$TMP/ro")" ]
+else
+	echo "  SKIP [$NAME] -o into a read-only directory: no read-only bind mount here"
+fi
 
 # Several benches in one run: one document, one result each, in order; a table in text.
 expect_rc 0 "two benches" "${FAST[@]}" count-global count-local --format json
