@@ -452,8 +452,11 @@ static void sample_loop(struct mb_run *run)
 			s->metric[m] = NAN;
 		if (run->bench->measure)
 			run->bench->measure(run, s);
-		if (run->bench->text && run->bench->text->progress)
+		if (run->bench->text && run->bench->text->progress) {
 			run->bench->text->progress(out, run, run->nr_samples, s);
+			/* Live in a pipe or file too: whoever watches the run sees each sample. */
+			fflush(out);
+		}
 		run->nr_samples++;
 	}
 	free(last);
