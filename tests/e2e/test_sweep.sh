@@ -222,7 +222,7 @@ unset MAPBENCH_BASELINE_DIR
 expect_rc 0 "preflight recorded" "${FAST[@]}" count-local --format json
 schema_check "$OUT"
 jq_check "every check in the context" "$OUT" \
-	'[.context.preflight.checks[].check] == ["cpu_governor", "turbo", "smt", "bpf_stats", "bpf_jit", "virtualization", "load", "producers"]'
+	'[.context.preflight.checks[].check] == ["cpu_governor", "turbo", "smt", "bpf_stats", "bpf_jit", "virtualization", "cpu_busy", "producers"]'
 jq_check "warnings counted" "$OUT" \
 	'.context.preflight.warnings == ([.context.preflight.checks[] | select(.status == "warning")] | length)'
 np=$(( $(nproc) + 1 ))
