@@ -12,14 +12,16 @@
 struct mb_env;
 struct mb_json;
 
-/* How long before the run the preflight watches the CPUs, and above which share of that window
- * (in %) a CPU counts as busy: other tasks compete for it. */
+/*
+ * How long before the run the preflight watches the CPUs, and above which share of that window
+ * (in %) a CPU counts as busy: other tasks compete for it.
+ */
 #define MB_PREFLIGHT_WINDOW_MS	200
 #define MB_PREFLIGHT_BUSY_PCT	30
 
 /* The CPUs a run will use. */
 struct mb_preflight_use {
-	struct mb_cpuset pinned;	/* the CPUs its producers are pinned to; empty: not pinned */
+	struct mb_cpuset pinned;	/* the CPUs its producers are pinned to (empty: none) */
 	int threads;			/* the most producers of any run */
 };
 
