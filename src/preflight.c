@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "env.h"
 #include "json.h"
@@ -170,33 +172,17 @@ static void check_vm(const char *root, struct mb_json *checks, int *w)
 	    what);
 }
 
-static void check_load(const char *root, const struct mb_cpuset *online, struct mb_json *checks,
-		       int *w)
-{
-	double load, limit = MB_PREFLIGHT_LOAD_PER_CPU * online->count;
-	char v[128];
-
-	if (limit < 0.5)
-		limit = 0.5;
-	if (!read_line(root, "/proc/loadavg", v, sizeof(v)) || sscanf(v, "%lf", &load) != 1)
-		add(checks, w, "load", "unknown", NULL, "cannot read /proc/loadavg");
-	else if (load > limit)
-		add(checks, w, "load", "warning", mb_json_number(load),
-		    "load average %.2f on %d online CPUs: other tasks compete for the CPUs (wait for them, or stop them)",
-		    load, online->count);
-	else
-		add(checks, w, "load", "ok", mb_json_number(load), NULL);
-}
-
-struct mb_json *mb_preflight_collect(const char *root, const struct mb_cpuset *online,
-				     int max_producers, int *warnings)
+struct mb_json *mb_preflight_collect(const struct mb_preflight_in *in, int *warnings)
 {
 	struct mb_json *checks = mb_json_array();
+	const char *root = in->root;
+	int max_producers = in->use->threads;
+	bool busy;
 
 	*warnings = 0;
 	if (!checks)
 		return NULL;
-	check_governor(root, online, checks, warnings);
+	check_governor(root, in->online, checks, warnings);
 	check_turbo(root, checks, warnings);
 	check_smt(root, checks, warnings);
 	check_sysctl(root, checks, warnings, "bpf_stats", "/proc/sys/kernel/bpf_stats_enabled", "1",
@@ -204,22 +190,76 @@ struct mb_json *mb_preflight_collect(const char *root, const struct mb_cpuset *o
 	check_sysctl(root, checks, warnings, "bpf_jit", "/proc/sys/net/core/bpf_jit_enable", "02",
 		     "the BPF JIT is off or in debug mode: programs do not run as they do in production (sysctl net.core.bpf_jit_enable=1)");
 	check_vm(root, checks, warnings);
-	check_load(root, online, checks, warnings);
-	if (max_producers > online->count)
+	mb_json_append(checks, mb_preflight_busy(in, &busy));
+	*warnings += busy;
+	if (max_producers > in->online->count)
 		add(checks, warnings, "producers", "warning", mb_json_number(max_producers),
 		    "%d producers on %d online CPUs: the threads share CPUs, so throughput measures time-slicing, not map scalability",
-		    max_producers, online->count);
+		    max_producers, in->online->count);
 	else
 		add(checks, warnings, "producers", "ok", mb_json_number(max_producers), NULL);
 	return checks;
 }
 
-int mb_preflight(struct mb_env *env, int max_producers)
+/* The whole of /proc/stat (its size is not known ahead: a line per CPU, one per interrupt). */
+static char *read_proc_stat(void)
+{
+	size_t len = 0, cap = 16384;
+	char *buf = malloc(cap), *grown;
+	FILE *f = fopen("/proc/stat", "re");
+	size_t n;
+
+	if (!f || !buf) {
+		if (f)
+			fclose(f);
+		free(buf);
+		return NULL;
+	}
+	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (cap - len > 1)
+			continue;
+		grown = realloc(buf, cap * 2);
+		if (!grown)
+			break;
+		buf = grown;
+		cap *= 2;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* Two readings of /proc/stat, MB_PREFLIGHT_WINDOW_MS apart; mapbench only sleeps meanwhile. */
+static void watch_cpus(char **before, char **after)
+{
+	struct timespec ts = {
+		.tv_sec = MB_PREFLIGHT_WINDOW_MS / 1000,
+		.tv_nsec = (MB_PREFLIGHT_WINDOW_MS % 1000) * 1000000L,
+	};
+
+	*before = read_proc_stat();
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	*after = *before ? read_proc_stat() : NULL;
+}
+
+int mb_preflight(struct mb_env *env, const struct mb_preflight_use *use)
 {
 	struct mb_json *rec = mb_json_object(), *checks;
+	struct mb_preflight_in in = {
+		.root = "", .online = &env->online, .use = use,
+		.window_ms = MB_PREFLIGHT_WINDOW_MS,
+	};
+	char *before, *after;
 	int warnings = 0;
 
-	checks = mb_preflight_collect("", &env->online, max_producers, &warnings);
+	watch_cpus(&before, &after);
+	in.stat_before = before;
+	in.stat_after = after;
+	checks = mb_preflight_collect(&in, &warnings);
+	free(before);
+	free(after);
 	for (size_t i = 0; i < mb_json_len(checks); i++) {
 		const struct mb_json *c = mb_json_at(checks, i);
 		const char *name = mb_json_str(mb_json_get(c, "check"), "");

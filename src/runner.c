@@ -215,12 +215,27 @@ static int check_cpus_online(struct mb_run *run, const char *opt, const struct m
 	return 0;
 }
 
+int mb_run_producer_cpu(const struct mb_env *env, int i)
+{
+	bool pin = env->affinity || env->prod_cpus.count || env->cons_cpus.count;
+	/* Consumers take CPUs first; producers continue after them unless given a set. */
+	int next = env->cons_cpus.count ? 0 : (int)env->consumers, cpu = -1;
+
+	if (!pin || i < 0)
+		return -1;
+	if (!env->prod_cpus.count)
+		return nth_online_cpu(&env->online, next + i);
+	for (int k = 0; k <= i; k++) {
+		cpu = mb_cpuset_next(&env->prod_cpus, cpu + 1);
+		if (cpu < 0)
+			return -1;
+	}
+	return cpu;
+}
+
 static int assign_cpus(struct mb_run *run)
 {
 	const struct mb_env *env = run->env;
-	bool pin = env->affinity || env->prod_cpus.count || env->cons_cpus.count;
-	/* Consumers take CPUs first; producers continue after them unless given a set. */
-	int next = env->cons_cpus.count ? 0 : (int)env->consumers;
 	int err;
 
 	err = check_cpus_online(run, "prod-affinity", &env->prod_cpus);
@@ -235,16 +250,8 @@ static int assign_cpus(struct mb_run *run)
 		return mb_run_usage(run,
 				    "--prod-affinity: %d CPUs given for %d producers (one CPU each)",
 				    env->prod_cpus.count, run->nr_producers);
-	for (int i = 0, cpu = -1; i < run->nr_producers; i++) {
-		if (!pin) {
-			run->prod[i].cpu = -1;
-		} else if (env->prod_cpus.count) {
-			cpu = mb_cpuset_next(&env->prod_cpus, cpu + 1);
-			run->prod[i].cpu = cpu;
-		} else {
-			run->prod[i].cpu = nth_online_cpu(&env->online, next++);
-		}
-	}
+	for (int i = 0; i < run->nr_producers; i++)
+		run->prod[i].cpu = mb_run_producer_cpu(env, i);
 	return 0;
 }
 
@@ -453,8 +460,11 @@ static void sample_loop(struct mb_run *run)
 			s->metric[m] = NAN;
 		if (run->bench->measure)
 			run->bench->measure(run, s);
-		if (run->bench->text && run->bench->text->progress)
+		if (run->bench->text && run->bench->text->progress) {
 			run->bench->text->progress(out, run, run->nr_samples, s);
+			/* Live in a pipe or file too: whoever watches the run sees each sample. */
+			fflush(out);
+		}
 		run->nr_samples++;
 	}
 	free(last);

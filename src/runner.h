@@ -18,6 +18,12 @@ void mb_run_free(struct mb_run *run);
  */
 int mb_run_validate(struct mb_run *run);
 
+/*
+ * The CPU that producer @i is pinned to under @env's options (-a, --prod-affinity,
+ * --cons-affinity), or -1 when producers are not pinned (the scheduler places them).
+ */
+int mb_run_producer_cpu(const struct mb_env *env, int i);
+
 /* Probe, set up, sample, finish, tear down. The outcome is in run->status. */
 void mb_run_execute(struct mb_run *run);
 

@@ -85,8 +85,23 @@ int mb_session_check_options(const struct mb_cli *cli)
 	return check_outputs(env);
 }
 
+/* The CPUs the runs will use, as the preflight judges them: those the producers are pinned to. */
+static void preflight_use(const struct mb_env *env, int max_producers,
+			  struct mb_preflight_use *use)
+{
+	memset(use, 0, sizeof(*use));
+	use->threads = max_producers;
+	for (int i = 0; i < max_producers; i++) {
+		int cpu = mb_run_producer_cpu(env, i);
+
+		if (cpu >= 0)
+			mb_cpuset_add(&use->pinned, cpu);
+	}
+}
+
 int mb_session_begin(struct mb_session *s, struct mb_env *env, int max_producers)
 {
+	struct mb_preflight_use use;
 	char err[1024];
 	int status;
 
@@ -99,7 +114,8 @@ int mb_session_begin(struct mb_session *s, struct mb_env *env, int max_producers
 			return MB_EXIT_USAGE;
 		}
 	}
-	status = mb_preflight(env, max_producers);
+	preflight_use(env, max_producers, &use);
+	status = mb_preflight(env, &use);
 	if (status)
 		return status;
 	mb_log_setup_libbpf();

@@ -8,7 +8,6 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # Short runs: no warm-up, two samples of 100 ms.
 FAST=(-w0 -d2 --interval_ms 100)
 TMP=$(mktemp -d /tmp/mb-e2e.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
 OUT=$TMP/out
 ERR=$TMP/err
 failures=0
@@ -94,6 +93,107 @@ PY
 		pass "schema: $file"
 	else
 		fail "schema: $file: $(tail -n 3 "$TMP/schema.err")"
+	fi
+}
+
+# ---- waiting for a state, never for a fixed time ----
+
+# The longest wait for a state (a fast machine sees it in milliseconds, a busy one in seconds).
+WAIT_S=${E2E_WAIT_S:-30}
+
+# alive PID: the process runs (a zombie, ended but not yet reaped, does not).
+alive() {
+	local st
+	st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
+	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
+}
+
+# wait_for DESC PID CMD...: polls CMD every 0.05 s until it succeeds. Fails, naming DESC, when
+# process PID ("-": none) ends first or when WAIT_S seconds pass. Returns CMD's success.
+wait_for() {
+	local desc=$1 pid=$2 end=$((SECONDS + WAIT_S))
+	shift 2
+	until "$@"; do
+		if [ "$pid" != - ] && ! alive "$pid"; then
+			fail "$desc: the process ended before that was seen"
+			return 1
+		fi
+		if [ "$SECONDS" -ge "$end" ]; then
+			fail "$desc: not seen within $WAIT_S s"
+			return 1
+		fi
+		sleep 0.05
+	done
+	pass "$desc"
+}
+
+# wait_output_line FILE REGEX PID: waits until FILE has a line matching the extended REGEX,
+# printed by the process PID.
+wait_output_line() {
+	wait_for "$(basename "$1") has a line matching '$2'" "$3" grep -qE -- "$2" "$1"
+}
+
+# ---- a competing task ----
+
+# busy_start CPU: starts a busy loop pinned to CPU, its pid in $busy_pid, and waits until it has
+# run for 0.2 s of CPU time on that CPU (the loop competes, it is not merely started).
+busy_start() {
+	taskset -c "$1" sh -c 'while :; do :; done' &
+	busy_pid=$!
+	BUSY_PIDS+=("$busy_pid")
+	wait_for "busy loop on CPU $1 runs" "$busy_pid" busy_ran "$busy_pid" "$1"
+}
+
+# busy_ran PID CPU: PID is allowed only CPU and has used 20 clock ticks (0.2 s) of CPU time.
+busy_ran() {
+	local ticks
+	grep -qx "Cpus_allowed_list:[[:space:]]*$2" "/proc/$1/status" 2>/dev/null || return 1
+	ticks=$(awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null)
+	[ -n "$ticks" ] && [ "$ticks" -ge $(( $(getconf CLK_TCK) / 5 )) ]
+}
+
+# busy_stop: ends every busy loop busy_start started.
+BUSY_PIDS=()
+busy_stop() {
+	local p
+	for p in "${BUSY_PIDS[@]}"; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	BUSY_PIDS=()
+}
+trap 'busy_stop; rm -rf "$TMP"' EXIT
+
+# ---- warnings: a measured condition of the machine, or a defect ----
+
+# Warnings that report a property of the machine, each with the condition that the result's own
+# figures must show exactly when it appears (thresholds as in the source: loop_diag.c
+# CALL_COST_EXPLAINED_NS, hash.h HASH_CPU_SHARE_MIN). Any other warning is a defect of mapbench (a wrong
+# answer, a failed call, a missing figure).
+WARNINGS_JQ='[.results[] | . as $r |
+	[{re: "^in-kernel loop: ", on: ($r.loop.kind == "bpf_loop" and $r.loop.requested == "auto")},
+	 {re: "^the verifier did not inline bpf_loop", on: ($r.loop.bpf_loop_inlined == false)},
+	 {re: "^the bpf_loop loop costs [0-9.]+ ns per empty op",
+	  on: ($r.loop.kind == "bpf_loop" and $r.loop_overhead_ns > 3)},
+	 {re: "^[0-9]+ producers on [0-9]+ online CPUs: ", on: ($r.config.oversubscribed == true)},
+	 {re: "^the producers ran [0-9]+ % of the wall time",
+	  on: (($r.summary.metrics.cpu_share.mean // 1) < 0.9)}] as $m |
+	($r.warnings | map(. as $w | select($m | map(.re) | any(. as $re | $w | test($re)) | not)))
+		as $other |
+	[$m[] | . as $k | select($k.on != ($r.warnings | any(test($k.re)))) | $k.re] as $wrong |
+	select(($other | length) > 0 or ($wrong | length) > 0) |
+	{bench: $r.bench, defects: $other, not_matching_their_figures: $wrong,
+	 loop_overhead_ns: $r.loop_overhead_ns}]'
+
+# warnings_check DESC FILE: every result's warnings in FILE are machine conditions that its
+# figures show, and each such condition that its figures show is warned about.
+warnings_check() {
+	local desc=$1 file=$2 bad
+	bad=$(jq -c "$WARNINGS_JQ" "$file" 2>&1)
+	if [ "$bad" = "[]" ]; then
+		pass "$desc"
+	else
+		fail "$desc: $(echo "$bad" | head -c 500)"
 	fi
 }
 

@@ -7,18 +7,10 @@
 R='.results[0]'
 
 # Unheld BPF objects with this family's names (other benches may run on the machine meanwhile,
-# from other builds: their objects are not this test's business).
+# from other builds: their objects are not this test's business), counted once their deferred
+# release has had its time (leftover_bpf).
 bloom_leftovers() {
-	local ids names
-	ids=$(leftover_ids | sort)
-	[ -z "$ids" ] && { echo 0; return; }
-	sleep 1
-	ids=$(comm -12 <(echo "$ids") <(leftover_ids | sort))
-	names=$({ bpftool -j prog show | jq -r '.[] | "prog:\(.id) \(.name)"'
-		  bpftool -j map show | jq -r '.[] | "map:\(.id) \(.name)"'; } 2>/dev/null)
-	for id in $ids; do
-		echo "$names" | awk -v id="$id" '$1 == id { print $2 }'
-	done | grep -cxE 'mb_bloom(_lookup|_update|_fp|_fill)?|mb_hash_(no)?bloom|mb_bl_(hash|vals|query)' || true
+	leftover_bpf '^(mb_bloom(_lookup|_update|_fp|_fill)?|mb_hash_(no)?bloom|mb_bl_(hash|vals|query))$'
 }
 before=$(bloom_leftovers)
 
@@ -49,7 +41,9 @@ check "-q drops the bloom lines" bash -c "! grep -qE '^(Filter|False positives):
 for b in bloom-lookup bloom-update bloom-false-positive hashmap-without-bloom hashmap-with-bloom; do
 	expect_rc 0 "$b json" "${FAST[@]}" "$b" --nr_entries 5000 --format json
 	jq_check "$b: in-kernel loop, every answer right" "$OUT" \
-		"$R.runner == \"kernel-loop\" and $R.extra.check.ok and $R.extra.check.errors == 0 and $R.extra.check.lookups > 0 and $R.warnings == []"
+		"$R.runner == \"kernel-loop\" and $R.extra.check.ok and $R.extra.check.errors == 0 and $R.extra.check.lookups > 0"
+	# No warning of a defect; one of the machine exactly when the figures show it.
+	warnings_check "$b: warnings are measured machine conditions only" "$OUT"
 	schema_check "$OUT"
 done
 cp "$OUT" "$TMP/hwb.json"
@@ -139,7 +133,7 @@ done
 # ---- SIGINT in the middle: exit 130, nothing left behind ----
 "$MB" -w0 -d100 --interval_ms 100 hashmap-with-bloom --nr_entries 100000 >"$OUT" 2>"$ERR" &
 pid=$!
-sleep 1
+wait_output_line "$OUT" '^Iter ' $pid
 kill -INT $pid
 wait $pid
 rc=$?

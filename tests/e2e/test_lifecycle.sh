@@ -8,7 +8,7 @@ before=$(leftover_bpf)
 # SIGINT mid-run: partial results marked interrupted, exit 130, nothing left behind.
 "$MB" -w0 -d100 --interval_ms 100 -a bpf-noop --format json -o "$TMP/int.json" >"$OUT" 2>"$ERR" &
 pid=$!
-sleep 1.5
+wait_output_line "$OUT" '^Iter +2 ' $pid
 check "the run holds BPF programs while it runs" [ "$(bpf_held_by $pid)" -gt 0 ]
 kill -INT $pid
 wait $pid
@@ -20,11 +20,12 @@ check "interrupted text note" grep -q "^Interrupted:" "$OUT"
 schema_check "$TMP/int.json"
 check "no BPF program or map left behind after SIGINT" [ "$(leftover_bpf)" -le "$before" ]
 
-# SIGTERM during the second of two benches: the first result is kept.
-"$MB" -w0 -d5 --interval_ms 100 count-local bpf-noop --format json -o "$TMP/term.json" \
+# SIGTERM during the second of two benches: the first result is kept. 100 samples of 20 ms:
+# the second bench still runs seconds after its first sample.
+"$MB" -w0 -d100 --interval_ms 20 count-local bpf-noop --format json -o "$TMP/term.json" \
 	>"$OUT" 2>"$ERR" &
 pid=$!
-sleep 0.9
+wait_output_line "$OUT" "^Benchmark 'bpf-noop' started" $pid
 kill -TERM $pid
 wait $pid
 rc=$?
@@ -32,15 +33,16 @@ check "SIGTERM exits 130 (got $rc)" [ "$rc" -eq 130 ]
 jq_check "first bench complete, second interrupted" "$TMP/term.json" \
 	'.results[0].status == "ok" and (.results | length) == 2 and .results[1].status == "interrupted"'
 
-# SIGKILL while the document is being produced: no partial file, no temporary file.
-for delay in 0.3 0.6; do
-	"$MB" -w0 -d3 --interval_ms 100 count-local bpf-noop -o "$TMP/kill.json" >/dev/null 2>&1 &
+# SIGKILL in the first bench and in the second (once a result of the document exists): no
+# partial file, no temporary file (the document is written only at the end).
+for when in "count-local' started" "bpf-noop' started"; do
+	"$MB" -w0 -d100 --interval_ms 20 count-local bpf-noop -o "$TMP/kill.json" >"$OUT" 2>&1 &
 	pid=$!
-	sleep "$delay"
+	wait_output_line "$OUT" "^Benchmark '$when" $pid
 	kill -KILL $pid
 	wait $pid 2>/dev/null
-	check "SIGKILL after ${delay}s leaves no partial output" [ ! -e "$TMP/kill.json" ]
-	check "SIGKILL after ${delay}s leaves no temporary file" \
+	check "SIGKILL once '$when' leaves no partial output" [ ! -e "$TMP/kill.json" ]
+	check "SIGKILL once '$when' leaves no temporary file" \
 		bash -c "! ls $TMP | grep -q 'kill.json.tmp'"
 done
 

@@ -197,13 +197,10 @@ expect_usage "--nr_keys 0: must be" lru-dist --nr_keys 0
 "$MB" lru-dist --nr_keys 3000000 --key_range 3000000 --lru_size 1000 --format json \
 	-o "$TMP/int.json" >"$OUT" 2>"$ERR" &
 pid=$!
-# Wait until the map exists (the replay runs), then interrupt it.
-for i in $(seq 200); do
-	held_bpf_ids $pid | grep -q '^map_id:' && break
-	sleep 0.05
-done
-check "the run holds its LRU map while it replays" bash -c "grep -qsE '^map_id:' /proc/$pid/fdinfo/*"
-sleep 0.1
+# Wait until the replay runs (its map exists, the bench has started), then interrupt it.
+holds_map() { held_bpf_ids "$1" | grep -q '^map_id:'; }
+wait_for "the run holds its LRU map while it replays" $pid holds_map $pid
+wait_output_line "$OUT" "^Benchmark 'lru-dist' started" $pid
 kill -INT $pid
 wait $pid
 rc=$?

@@ -197,19 +197,13 @@ expect_usage "-p/--producers 2: this bench needs a single producer" -p2 map-mem
 no_cgroup_left "bad input"
 
 # ---- SIGINT / SIGTERM mid-run: the cgroup goes, partial results are kept ----
-wait_cgroup() {
-	for _ in $(seq 50); do
-		[ "$(cgroups_of "$1")" -gt 0 ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+has_cgroup() { [ "$(cgroups_of "$1")" -gt 0 ]; }
 if [ "$MEMCG" = true ]; then
 	"$MB" -w0 -d100 --interval_ms 100 htab-mem --format json -o "$TMP/int.json" >"$OUT" 2>"$ERR" &
 	pid=$!
-	wait_cgroup $pid
+	wait_for "htab-mem makes its cgroup" $pid has_cgroup $pid
 	check "htab-mem runs in its own cgroup" [ "$(cgroups_of $pid)" -eq 1 ]
-	sleep 0.5
+	wait_output_line "$OUT" '^Iter +0 ' $pid
 	kill -INT $pid
 	wait $pid
 	rc=$?
@@ -218,12 +212,12 @@ if [ "$MEMCG" = true ]; then
 		'.results[0].status == "interrupted" and .results[0].summary.samples >= 1'
 	check "htab-mem: cgroup removed after SIGINT" [ "$(cgroups_of $pid)" -eq 0 ]
 
-	# map-mem in a long fill (each map-in-map batch waits for RCU).
-	"$MB" map-mem --map_type array_of_maps --max_entries 200k --format json \
+	# map-mem in a long fill (each map-in-map insert waits for RCU: 4M of them take tens of
+	# seconds anywhere), signalled once its cgroup exists.
+	"$MB" map-mem --map_type array_of_maps --max_entries 4M --format json \
 		-o "$TMP/term.json" >"$OUT" 2>"$ERR" &
 	pid=$!
-	sleep 1
-	wait_cgroup $pid
+	wait_for "map-mem makes its cgroup" $pid has_cgroup $pid
 	kill -TERM $pid
 	wait $pid
 	rc=$?
@@ -234,7 +228,7 @@ if [ "$MEMCG" = true ]; then
 	# SIGKILL leaves no partial output but the cgroup stays; the next run removes it.
 	"$MB" -w0 -d100 --interval_ms 100 htab-mem -o "$TMP/kill.json" >"$OUT" 2>"$ERR" &
 	pid=$!
-	wait_cgroup $pid
+	wait_for "htab-mem makes its cgroup" $pid has_cgroup $pid
 	kill -KILL $pid
 	wait $pid 2>/dev/null
 	check "SIGKILL: no partial output file" [ ! -e "$TMP/kill.json" ]
