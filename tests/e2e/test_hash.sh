@@ -38,6 +38,17 @@ jq_check "map-mixed counts 3 map ops per iteration" "$TMP/m-hash-kernel.json" \
 jq_check "map-in-map: one inner map per online CPU" "$TMP/m-array_of_maps-kernel.json" \
 	".results[0].extra.map_in_map.inner_maps == $(nproc)"
 
+# ---- fill order: the kernel bench's layout by default, bucket order when asked ----
+expect_rc 0 "map-lookup default fill order" "${SHORT[@]}" -a map-lookup --nr_entries 1000 \
+	-o "$TMP/fo-key.json"
+jq_check "the default fill is the kernel bench's layout: key order" "$TMP/fo-key.json" \
+	'.results[0] | .params.fill_order == "key" and .extra.setup.fill_order == "key"'
+expect_rc 0 "map-lookup --fill_order bucket" "${SHORT[@]}" -a map-lookup --nr_entries 1000 \
+	--fill_order bucket -o "$TMP/fo-bucket.json"
+# A kernel that does not let programs read map fields fills in key order: extra.setup says so.
+jq_check "--fill_order bucket: the order used is reported, every lookup hits" "$TMP/fo-bucket.json" \
+	'.results[0] | .params.fill_order == "bucket" and (.extra.setup.fill_order | . == "bucket" or . == "key") and .summary.totals.misses == 0 and .summary.totals.errors == 0 and .summary.totals.ops > 0'
+
 # ---- one-key maps: every stream wraps or ends after one key ----
 expect_rc 0 "one-key maps" "${SHORT[@]}" map-lookup map-update map-delete map-mixed \
 	--nr_entries 1 -o "$TMP/one.json"
@@ -125,7 +136,7 @@ jq_check "bpf-hashmap-lookup: every lookup hits; mean over every sample" "$TMP/h
 	'.results[0] | .summary.totals.errors == 0 and .summary.totals.hits == .summary.totals.ops and .extra.per_producer[0].events_per_sec.n == 2 and .extra.ops_per_run == 100000'
 m=$(jq '.results[0].summary.latency_kernel.median' "$TMP/hml.json")
 run -w0 -d2 --interval_ms 100 -a map-lookup --nr_entries 1000 --max_entries 1000 --key_size 16 \
-	--fill_order key -o "$TMP/ml.json"
+	-o "$TMP/ml.json"
 l=$(jq '.results[0].summary.latency_kernel.median' "$TMP/ml.json")
 check "map-lookup ($l ns) and bpf-hashmap-lookup ($m ns) agree within 2x on the same map" \
 	awk "BEGIN { exit !($l > 0 && $m > 0 && $l < 2 * $m && $m < 2 * $l) }"
