@@ -37,6 +37,11 @@ struct mb_counters {
 	uint64_t ref_ops;	/* interleaved reference measurement (empty in-kernel loop) */
 	uint64_t ref_ns;
 	uint64_t cpu_ns;	/* CPU time the producer thread got (set by the sampler) */
+	/*
+	 * When the counted work ended (CLOCK_MONOTONIC ns), stamped by producers whose calls
+	 * can be long; 0: not stamped. In a sample's deltas: the time its counted calls covered.
+	 */
+	uint64_t end_ns;
 };
 
 #define MB_COUNTERS_NR (sizeof(struct mb_counters) / sizeof(uint64_t))
@@ -64,6 +69,7 @@ struct mb_producer {
 struct mb_sample {
 	uint64_t start_ns;		/* since the start of sampling */
 	uint64_t elapsed_ns;		/* actual length of this sample */
+	uint64_t covered_ns;		/* the time its counted work covered: what rates divide by */
 	struct mb_counters total;	/* deltas over all producers */
 	struct mb_counters *prod;	/* deltas per producer [nr_producers] */
 	double metric[MB_MAX_METRICS];	/* bench metrics (NaN: not measured) */

@@ -137,6 +137,8 @@ int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_
 		ret = mb_kloop_reference(run, p, &c, &next_ref);
 		if (ret < 0)
 			return ret;
+		/* A call can be long (--call_us, fixed_iters): rates divide by the calls' time. */
+		c.end_ns = mb_now_ns();
 		mb_producer_publish(p, &c);
 	}
 	return 0;

@@ -395,14 +395,53 @@ static uint64_t producer_cpu_ns(const struct mb_producer *p)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * Sample @s's counter deltas since @last and @last_cpu (both advanced). @t0, the start of
+ * sampling, is where a producer's first stamped span begins. Returns the number of producers
+ * that stamp their calls but completed none in this sample (a call longer than the sample).
+ */
+static int read_producers(struct mb_run *run, struct mb_sample *s, struct mb_counters *last,
+			  uint64_t *last_cpu, uint64_t t0)
+{
+	struct mb_counters now_c;
+	int uncovered = 0;
+
+	memset(&s->total, 0, sizeof(s->total));
+	for (int i = 0; i < run->nr_producers; i++) {
+		uint64_t cpu = producer_cpu_ns(&run->prod[i]);
+
+		mb_producer_read(&run->prod[i], &now_c);
+		if (now_c.end_ns && !last[i].end_ns)
+			last[i].end_ns = t0;
+		counters_sub(&s->prod[i], &now_c, &last[i]);
+		uncovered += now_c.end_ns && !s->prod[i].end_ns;
+		/* A thread that exited has no clock left: no CPU time for it. */
+		s->prod[i].cpu_ns = cpu > last_cpu[i] ? cpu - last_cpu[i] : 0;
+		counters_add(&s->total, &s->prod[i]);
+		last[i] = now_c;
+		last_cpu[i] = cpu ? cpu : last_cpu[i];
+	}
+	s->covered_ns = mb_sample_covered_ns(s, run->nr_producers);
+	return uncovered;
+}
+
+static void warn_uncovered(struct mb_run *run, int samples)
+{
+	if (!samples)
+		return;
+	mb_run_warn(run, "%d of %d samples ended before a producer's call did: a call takes longer than --interval_ms %u, and such a sample counts no ops for that producer (raise --interval_ms or shorten the calls)",
+		    samples, run->nr_samples, run->env->interval_ms);
+}
+
 /* The sampling loop: exactly warmup + duration samples unless stopped early. */
 static void sample_loop(struct mb_run *run)
 {
 	const struct mb_env *env = run->env;
 	uint64_t interval = (uint64_t)env->interval_ms * 1000000ULL;
-	struct mb_counters *last, now_c;
+	struct mb_counters *last;
 	uint64_t t0, prev, *last_cpu;
 	FILE *out = mb_progress_stream();
+	int uncovered = 0;
 
 	last = calloc((size_t)run->nr_producers, sizeof(*last));
 	last_cpu = calloc((size_t)run->nr_producers, sizeof(*last_cpu));
@@ -436,18 +475,7 @@ static void sample_loop(struct mb_run *run)
 		s->elapsed_ns = now - prev;
 		s->warmup = run->nr_samples < (int)env->warmup;
 		prev = now;
-		memset(&s->total, 0, sizeof(s->total));
-		for (int i = 0; i < run->nr_producers; i++) {
-			uint64_t cpu = producer_cpu_ns(&run->prod[i]);
-
-			mb_producer_read(&run->prod[i], &now_c);
-			counters_sub(&s->prod[i], &now_c, &last[i]);
-			/* A thread that exited has no clock left: no CPU time for it. */
-			s->prod[i].cpu_ns = cpu > last_cpu[i] ? cpu - last_cpu[i] : 0;
-			counters_add(&s->total, &s->prod[i]);
-			last[i] = now_c;
-			last_cpu[i] = cpu ? cpu : last_cpu[i];
-		}
+		uncovered += read_producers(run, s, last, last_cpu, t0) > 0;
 		for (int m = 0; m < MB_MAX_METRICS; m++)
 			s->metric[m] = NAN;
 		if (run->bench->measure)
@@ -456,6 +484,7 @@ static void sample_loop(struct mb_run *run)
 			run->bench->text->progress(out, run, run->nr_samples, s);
 		run->nr_samples++;
 	}
+	warn_uncovered(run, uncovered);
 	free(last);
 	free(last_cpu);
 }

@@ -285,6 +285,8 @@ int hash_user_producer(struct mb_run *run, struct mb_producer *p)
 		else
 			err = batch_write(run, p, &u);
 		u.cpu_ns += thread_cpu_ns() - t0 - (u.refill_cpu_ns - refill0);
+		/* A batch call can be long (--batch_size): rates divide by the calls' time. */
+		u.c.end_ns = mb_now_ns();
 		/* Counters first: a sample never sees CPU time of ops it does not count. */
 		mb_producer_publish(p, &u.c);
 		__atomic_store_n(&cpu->ns, u.cpu_ns, __ATOMIC_RELEASE);

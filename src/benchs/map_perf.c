@@ -487,6 +487,8 @@ static int mp_producer(struct mb_run *run, struct mb_producer *p)
 			return err;
 		total.ref_ops = ref.ref_ops;
 		total.ref_ns = ref.ref_ns;
+		/* A round of calls can be long: rates divide by the time the rounds took. */
+		total.end_ns = mb_now_ns();
 		publish_tests(&st->pub[p->idx], tc);
 		mb_producer_publish(p, &total);
 	}

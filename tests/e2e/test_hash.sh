@@ -134,6 +134,16 @@ expect_rc 0 "bpf-hashmap-lookup json" -w0 -d2 --interval_ms 100 -a bpf-hashmap-l
 	--nr_entries 1000 --max_entries 1000 --nr_loops 100000 --key_size 16 -o "$TMP/hml.json"
 jq_check "bpf-hashmap-lookup: every lookup hits; mean over every sample" "$TMP/hml.json" \
 	'.results[0] | .summary.totals.errors == 0 and .summary.totals.hits == .summary.totals.ops and .extra.per_producer[0].events_per_sec.n == 2 and .extra.ops_per_run == 100000'
+# Rates of long calls (1M lookups each, the default): over the time the counted calls covered,
+# not whole calls over the sample's elapsed time, which takes steps of one call's ops (5-25 %
+# of the rate here). The test fails when some sample's rate lies on that coarse grid.
+expect_rc 0 "bpf-hashmap-lookup: long calls" -w0 -d5 --interval_ms 200 -a bpf-hashmap-lookup \
+	-o "$TMP/hmq.json"
+jq_check "long calls: each sample's rate is its ops over the time its calls covered" \
+	"$TMP/hmq.json" \
+	'[.results[0].samples[] | select(.ops > 0) | .covered_ns > 0 and .producers[0].covered_ns == .covered_ns and (.throughput * .covered_ns / 1e9 / .ops - 1 | fabs) < 1e-9] | (length > 0 and all)'
+jq_check "long calls: no rate in steps of a call coarser than 0.1 % of it" "$TMP/hmq.json" \
+	'.results[0] | .extra.ops_per_run as $k | [.samples[] | select(.ops > 0) | ($k * 1e9 / .elapsed_ns) as $step | (.throughput / $step) as $x | select($step / .throughput > 0.001 and (($x - ($x | round)) | fabs) < 1e-6)] == []'
 m=$(jq '.results[0].summary.latency_kernel.median' "$TMP/hml.json")
 run -w0 -d2 --interval_ms 100 -a map-lookup --nr_entries 1000 --max_entries 1000 --key_size 16 \
 	-o "$TMP/ml.json"
