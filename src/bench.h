@@ -166,6 +166,12 @@ static inline bool mb_run_should_stop(const struct mb_run *run)
 
 /* Publish a producer's cumulative counters for the sampler. */
 void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c);
+/*
+ * The same, stamping @c->end_ns with the time now: for producers whose calls can be long, after
+ * each call (the sample's rates then divide by the calls' time), and once before the first
+ * call, where the first call's time starts.
+ */
+void mb_producer_publish_stamped(struct mb_producer *p, struct mb_counters *c);
 /* Read them consistently (sampler side). */
 void mb_producer_read(const struct mb_producer *p, struct mb_counters *c);
 

@@ -112,6 +112,7 @@ int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_
 		iters = cfg->fixed_iters > max ? max : cfg->fixed_iters;
 	if (!slot->rng)
 		slot->rng = 0x9e3779b97f4a7c15ULL * (uint64_t)(p->idx + 1) | 1;
+	mb_producer_publish_stamped(p, &c);
 	while (!mb_run_should_stop(run)) {
 		uint64_t ns0 = slot->kernel_ns;
 
@@ -138,8 +139,7 @@ int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_
 		if (ret < 0)
 			return ret;
 		/* A call can be long (--call_us, fixed_iters): rates divide by the calls' time. */
-		c.end_ns = mb_now_ns();
-		mb_producer_publish(p, &c);
+		mb_producer_publish_stamped(p, &c);
 	}
 	return 0;
 }

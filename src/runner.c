@@ -135,6 +135,12 @@ void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c)
 	__atomic_store_n(&p->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
+void mb_producer_publish_stamped(struct mb_producer *p, struct mb_counters *c)
+{
+	c->end_ns = mb_now_ns();
+	mb_producer_publish(p, c);
+}
+
 void mb_producer_read(const struct mb_producer *p, struct mb_counters *c)
 {
 	const uint64_t *src = (const uint64_t *)&p->pub;
@@ -397,14 +403,12 @@ static uint64_t producer_cpu_ns(const struct mb_producer *p)
 
 /*
  * Sample @s's counter deltas since @last and @last_cpu (both advanced). @t0, the start of
- * sampling, is where a producer's first stamped span begins. Returns the number of producers
- * that stamp their calls but completed none in this sample (a call longer than the sample).
+ * sampling, is where a producer's first stamped span begins.
  */
-static int read_producers(struct mb_run *run, struct mb_sample *s, struct mb_counters *last,
-			  uint64_t *last_cpu, uint64_t t0)
+static void read_producers(struct mb_run *run, struct mb_sample *s, struct mb_counters *last,
+			   uint64_t *last_cpu, uint64_t t0)
 {
 	struct mb_counters now_c;
-	int uncovered = 0;
 
 	memset(&s->total, 0, sizeof(s->total));
 	for (int i = 0; i < run->nr_producers; i++) {
@@ -414,7 +418,6 @@ static int read_producers(struct mb_run *run, struct mb_sample *s, struct mb_cou
 		if (now_c.end_ns && !last[i].end_ns)
 			last[i].end_ns = t0;
 		counters_sub(&s->prod[i], &now_c, &last[i]);
-		uncovered += now_c.end_ns && !s->prod[i].end_ns;
 		/* A thread that exited has no clock left: no CPU time for it. */
 		s->prod[i].cpu_ns = cpu > last_cpu[i] ? cpu - last_cpu[i] : 0;
 		counters_add(&s->total, &s->prod[i]);
@@ -422,11 +425,20 @@ static int read_producers(struct mb_run *run, struct mb_sample *s, struct mb_cou
 		last_cpu[i] = cpu ? cpu : last_cpu[i];
 	}
 	s->covered_ns = mb_sample_covered_ns(s, run->nr_producers);
-	return uncovered;
 }
 
-static void warn_uncovered(struct mb_run *run, int samples)
+/* Samples in which a producer that stamps its calls (@last: its final counters) ended none. */
+static void warn_uncovered(struct mb_run *run, const struct mb_counters *last)
 {
+	int samples = 0;
+
+	for (int i = 0; i < run->nr_samples; i++) {
+		bool none = false;
+
+		for (int p = 0; p < run->nr_producers; p++)
+			none |= last[p].end_ns && !run->samples[i].prod[p].end_ns;
+		samples += none;
+	}
 	if (!samples)
 		return;
 	mb_run_warn(run, "%d of %d samples ended before a producer's call did: a call takes longer than --interval_ms %u, and such a sample counts no ops for that producer (raise --interval_ms or shorten the calls)",
@@ -441,7 +453,6 @@ static void sample_loop(struct mb_run *run)
 	struct mb_counters *last;
 	uint64_t t0, prev, *last_cpu;
 	FILE *out = mb_progress_stream();
-	int uncovered = 0;
 
 	last = calloc((size_t)run->nr_producers, sizeof(*last));
 	last_cpu = calloc((size_t)run->nr_producers, sizeof(*last_cpu));
@@ -475,7 +486,7 @@ static void sample_loop(struct mb_run *run)
 		s->elapsed_ns = now - prev;
 		s->warmup = run->nr_samples < (int)env->warmup;
 		prev = now;
-		uncovered += read_producers(run, s, last, last_cpu, t0) > 0;
+		read_producers(run, s, last, last_cpu, t0);
 		for (int m = 0; m < MB_MAX_METRICS; m++)
 			s->metric[m] = NAN;
 		if (run->bench->measure)
@@ -484,7 +495,7 @@ static void sample_loop(struct mb_run *run)
 			run->bench->text->progress(out, run, run->nr_samples, s);
 		run->nr_samples++;
 	}
-	warn_uncovered(run, uncovered);
+	warn_uncovered(run, last);
 	free(last);
 	free(last_cpu);
 }

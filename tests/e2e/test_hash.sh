@@ -144,6 +144,16 @@ jq_check "long calls: each sample's rate is its ops over the time its calls cove
 	'[.results[0].samples[] | select(.ops > 0) | .covered_ns > 0 and .producers[0].covered_ns == .covered_ns and (.throughput * .covered_ns / 1e9 / .ops - 1 | fabs) < 1e-9] | (length > 0 and all)'
 jq_check "long calls: no rate in steps of a call coarser than 0.1 % of it" "$TMP/hmq.json" \
 	'.results[0] | .extra.ops_per_run as $k | [.samples[] | select(.ops > 0) | ($k * 1e9 / .elapsed_ns) as $step | (.throughput / $step) as $x | select($step / .throughput > 0.001 and (($x - ($x | round)) | fabs) < 1e-6)] == []'
+# A call longer than a sample (8M lookups, >= 40 ms anywhere, in 10 ms samples) leaves samples
+# without a completed call: a warning says so, exactly when some sample has none.
+expect_rc 0 "bpf-hashmap-lookup: calls longer than a sample" -w0 -d3 --interval_ms 10 -a \
+	bpf-hashmap-lookup --nr_loops 8M -o "$TMP/hmo.json"
+for f in hmq hmo; do
+	jq_check "$f: the long-call warning exactly when a sample has no completed call" "$TMP/$f.json" \
+		'.results[0] | ([.warnings[] | select(test("ended before a producer.s call did"))] | length > 0) == ([.samples[] | select(.producers[0].calls == 0)] | length > 0)'
+done
+jq_check "calls longer than a sample: warned" "$TMP/hmo.json" \
+	'[.results[0].warnings[] | select(test("a call takes longer than --interval_ms 10"))] | length == 1'
 m=$(jq '.results[0].summary.latency_kernel.median' "$TMP/hml.json")
 run -w0 -d2 --interval_ms 100 -a map-lookup --nr_entries 1000 --max_entries 1000 --key_size 16 \
 	-o "$TMP/ml.json"
