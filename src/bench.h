@@ -69,7 +69,7 @@ struct mb_producer {
 struct mb_sample {
 	uint64_t start_ns;		/* since the start of sampling */
 	uint64_t elapsed_ns;		/* actual length of this sample */
-	uint64_t covered_ns;		/* the time its counted work covered: what rates divide by */
+	uint64_t covered_ns;		/* time its counted work covered: rates divide by it */
 	struct mb_counters total;	/* deltas over all producers */
 	struct mb_counters *prod;	/* deltas per producer [nr_producers] */
 	double metric[MB_MAX_METRICS];	/* bench metrics (NaN: not measured) */

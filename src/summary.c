@@ -112,7 +112,8 @@ static void flag_samples(struct mb_run *run, struct mb_summary *sum, struct mb_s
 		struct mb_sample *s = ms[i];
 		double busy = (double)s->elapsed_ns * run->nr_producers - (double)s->total.excluded_ns;
 		/* The time of the calls whose in-kernel time the sample counts. */
-		double calls = (double)covered(s) * run->nr_producers - (double)s->total.excluded_ns;
+		double calls = (double)covered(s) * run->nr_producers -
+			       (double)s->total.excluded_ns;
 		double ref = ref_latency(s);
 
 		s->flags = 0;

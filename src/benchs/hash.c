@@ -109,7 +109,7 @@ static const struct mb_opt hash_opts[] = {
 			"Where the ops run: in-kernel loop, bpf_map_*_elem syscalls, batch syscalls"),
 	MB_OPT_U32_DEF("batch_size", struct hash_args, batch_size, "256", 1, 1u << 20, "N",
 		       "Elements per batch syscall (--path batch)"),
-	/* Key order is the default: bucket order changes the lookups measured, not only the fill. */
+	/* Key order by default: bucket order changes the lookups measured, not only the fill. */
 	MB_OPT_ENUM_DEF("fill_order", struct hash_args, fill_order, "key", fill_order_names,
 			"Order the fill inserts keys in: key (the kernel bench's layout: seq lookups walk the elements in memory order) or bucket (a large fill about 2x faster, but consecutive keys' elements scatter: seq lookups measure 11-25 % slower at 10k entries)"),
 	MB_OPT_END,

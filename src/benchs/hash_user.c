@@ -288,8 +288,8 @@ int hash_user_producer(struct mb_run *run, struct mb_producer *p)
 			err = batch_write(run, p, &u);
 		u.cpu_ns += thread_cpu_ns() - t0 - (u.refill_cpu_ns - refill0);
 		/*
-		 * A batch call can be long (--batch_size): rates divide by the calls' time. Counters
-		 * first: a sample never sees CPU time of ops it does not count.
+		 * A batch call can be long (--batch_size): rates divide by the calls' time.
+		 * Counters first: a sample never sees CPU time of ops it does not count.
 		 */
 		mb_producer_publish_stamped(p, &u.c);
 		__atomic_store_n(&cpu->ns, u.cpu_ns, __ATOMIC_RELEASE);

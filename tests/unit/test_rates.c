@@ -95,12 +95,13 @@ static double check_rates(const struct sim *sim, int np, uint64_t interval_ns, i
 static void test_kernel_bench_calls(void **state)
 {
 	/* Calls that end near the sample's ends: the sampler's jitter decides 19, 20 or 21. */
-	struct sim sim = { .period_ns = 50000000, .phase_ns = T0 - 50000000 + 1000, .ops = 1000000 };
+	struct sim sim = { .period_ns = 50000000, .phase_ns = T0 - 50000000 + 1000,
+			   .ops = 1000000 };
 
 	(void)state;
 	/* Over the elapsed time the rates step by a call: 5 %. */
 	assert_true(check_rates(&sim, 1, 1000000000, 200) > 0.02);
-	/* Away from them the count looks steady (the CV 0.00 %), but is still whole calls. */
+	/* Away from them the count looks steady (the CV 0.00 %), but counts whole calls. */
 	sim.phase_ns = T0 - 12345678;
 	check_rates(&sim, 1, 1000000000, 200);
 	sim.period_ns = 47123457;
