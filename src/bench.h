@@ -38,6 +38,11 @@ struct mb_counters {
 	uint64_t ref_ops;	/* interleaved reference measurement (empty in-kernel loop) */
 	uint64_t ref_ns;
 	uint64_t cpu_ns;	/* CPU time the producer thread got (set by the sampler) */
+	/*
+	 * When the counted work ended (CLOCK_MONOTONIC ns), stamped by producers whose calls
+	 * can be long; 0: not stamped. In a sample's deltas: the time its counted calls covered.
+	 */
+	uint64_t end_ns;
 };
 
 #define MB_COUNTERS_NR (sizeof(struct mb_counters) / sizeof(uint64_t))
@@ -65,6 +70,7 @@ struct mb_producer {
 struct mb_sample {
 	uint64_t start_ns;		/* since the start of sampling */
 	uint64_t elapsed_ns;		/* actual length of this sample */
+	uint64_t covered_ns;		/* time its counted work covered: rates divide by it */
 	struct mb_counters total;	/* deltas over all producers */
 	struct mb_counters *prod;	/* deltas per producer [nr_producers] */
 	double metric[MB_MAX_METRICS];	/* bench metrics (NaN: not measured) */
@@ -163,6 +169,12 @@ static inline bool mb_run_should_stop(const struct mb_run *run)
 
 /* Publish a producer's cumulative counters for the sampler. */
 void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c);
+/*
+ * The same, stamping @c->end_ns with the time now: for producers whose calls can be long, after
+ * each call (the sample's rates then divide by the calls' time), and once before the first
+ * call, where the first call's time starts.
+ */
+void mb_producer_publish_stamped(struct mb_producer *p, struct mb_counters *c);
 /* Read them consistently (sampler side). */
 void mb_producer_read(const struct mb_producer *p, struct mb_counters *c);
 

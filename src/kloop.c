@@ -114,6 +114,7 @@ int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_
 	/* The bench's own program is the best evidence; the sampler reads it only at the end. */
 	if (p->idx == 0)
 		mb_loop_inspect(cfg->prog_fd, &run->loop);
+	mb_producer_publish_stamped(p, &c);
 	while (!mb_run_should_stop(run)) {
 		uint64_t ns0 = slot->kernel_ns;
 
@@ -139,7 +140,8 @@ int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_
 		ret = mb_kloop_reference(run, p, &c, &next_ref);
 		if (ret < 0)
 			return ret;
-		mb_producer_publish(p, &c);
+		/* A call can be long (--call_us, fixed_iters): rates divide by the calls' time. */
+		mb_producer_publish_stamped(p, &c);
 	}
 	return 0;
 }

@@ -77,6 +77,7 @@ static struct mb_json *sample_json(const struct mb_run *run, int i)
 	mb_json_set_bool(o, "warmup", s->warmup);
 	mb_json_set_num(o, "start_ns", (double)s->start_ns);
 	mb_json_set_num(o, "elapsed_ns", (double)s->elapsed_ns);
+	mb_json_set_num(o, "covered_ns", (double)s->covered_ns);
 	counters_json(o, &s->total);
 	mb_json_set_num(o, "throughput", mb_sample_rate(s, s->total.ops));
 	mb_json_set(o, "latency_kernel", isnan(lat) ? mb_json_null() : mb_json_number(lat));
@@ -90,6 +91,9 @@ static struct mb_json *sample_json(const struct mb_run *run, int i)
 		struct mb_json *po = mb_json_object();
 
 		counters_json(po, &s->prod[p]);
+		/* The producer's own span: its end_ns delta, or the sample's length unstamped. */
+		mb_json_set_num(po, "covered_ns", (double)(s->prod[p].end_ns ? s->prod[p].end_ns :
+										  s->elapsed_ns));
 		mb_json_append(prods, po);
 	}
 	mb_json_set(o, "producers", prods);

@@ -136,6 +136,12 @@ void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c)
 	__atomic_store_n(&p->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
+void mb_producer_publish_stamped(struct mb_producer *p, struct mb_counters *c)
+{
+	c->end_ns = mb_now_ns();
+	mb_producer_publish(p, c);
+}
+
 void mb_producer_read(const struct mb_producer *p, struct mb_counters *c)
 {
 	const uint64_t *src = (const uint64_t *)&p->pub;
@@ -403,12 +409,56 @@ static uint64_t producer_cpu_ns(const struct mb_producer *p)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * Sample @s's counter deltas since @last and @last_cpu (both advanced). @t0, the start of
+ * sampling, is where a producer's first stamped span begins.
+ */
+static void read_producers(struct mb_run *run, struct mb_sample *s, struct mb_counters *last,
+			   uint64_t *last_cpu, uint64_t t0)
+{
+	struct mb_counters now_c;
+
+	memset(&s->total, 0, sizeof(s->total));
+	for (int i = 0; i < run->nr_producers; i++) {
+		uint64_t cpu = producer_cpu_ns(&run->prod[i]);
+
+		mb_producer_read(&run->prod[i], &now_c);
+		if (now_c.end_ns && !last[i].end_ns)
+			last[i].end_ns = t0;
+		counters_sub(&s->prod[i], &now_c, &last[i]);
+		/* A thread that exited has no clock left: no CPU time for it. */
+		s->prod[i].cpu_ns = cpu > last_cpu[i] ? cpu - last_cpu[i] : 0;
+		counters_add(&s->total, &s->prod[i]);
+		last[i] = now_c;
+		last_cpu[i] = cpu ? cpu : last_cpu[i];
+	}
+	s->covered_ns = mb_sample_covered_ns(s, run->nr_producers);
+}
+
+/* Samples in which a producer that stamps its calls (@last: its final counters) ended none. */
+static void warn_uncovered(struct mb_run *run, const struct mb_counters *last)
+{
+	int samples = 0;
+
+	for (int i = 0; i < run->nr_samples; i++) {
+		bool none = false;
+
+		for (int p = 0; p < run->nr_producers; p++)
+			none |= last[p].end_ns && !run->samples[i].prod[p].end_ns;
+		samples += none;
+	}
+	if (!samples)
+		return;
+	mb_run_warn(run, "%d of %d samples ended before a producer's call did: a call takes longer than --interval_ms %u, and such a sample counts no ops for that producer (raise --interval_ms or shorten the calls)",
+		    samples, run->nr_samples, run->env->interval_ms);
+}
+
 /* The sampling loop: exactly warmup + duration samples unless stopped early. */
 static void sample_loop(struct mb_run *run)
 {
 	const struct mb_env *env = run->env;
 	uint64_t interval = (uint64_t)env->interval_ms * 1000000ULL;
-	struct mb_counters *last, now_c;
+	struct mb_counters *last;
 	uint64_t t0, prev, *last_cpu;
 	FILE *out = mb_progress_stream();
 
@@ -444,18 +494,7 @@ static void sample_loop(struct mb_run *run)
 		s->elapsed_ns = now - prev;
 		s->warmup = run->nr_samples < (int)env->warmup;
 		prev = now;
-		memset(&s->total, 0, sizeof(s->total));
-		for (int i = 0; i < run->nr_producers; i++) {
-			uint64_t cpu = producer_cpu_ns(&run->prod[i]);
-
-			mb_producer_read(&run->prod[i], &now_c);
-			counters_sub(&s->prod[i], &now_c, &last[i]);
-			/* A thread that exited has no clock left: no CPU time for it. */
-			s->prod[i].cpu_ns = cpu > last_cpu[i] ? cpu - last_cpu[i] : 0;
-			counters_add(&s->total, &s->prod[i]);
-			last[i] = now_c;
-			last_cpu[i] = cpu ? cpu : last_cpu[i];
-		}
+		read_producers(run, s, last, last_cpu, t0);
 		for (int m = 0; m < MB_MAX_METRICS; m++)
 			s->metric[m] = NAN;
 		if (run->bench->measure)
@@ -467,6 +506,7 @@ static void sample_loop(struct mb_run *run)
 		}
 		run->nr_samples++;
 	}
+	warn_uncovered(run, last);
 	free(last);
 	free(last_cpu);
 }

@@ -6,9 +6,50 @@
 #include "env.h"
 #include "summary.h"
 
+/* Producer @p's covered time: its stamped span, or the sample's length without one. */
+static uint64_t prod_span(const struct mb_sample *s, int p)
+{
+	return s->prod[p].end_ns ? s->prod[p].end_ns : s->elapsed_ns;
+}
+
+uint64_t mb_sample_covered_ns(const struct mb_sample *s, int nr_producers)
+{
+	double rate = 0;
+	uint64_t ops = 0;
+	bool stamped = false;
+
+	/*
+	 * Each producer's ops over its own span, summed: a rate that takes no steps of one call.
+	 * The covered time is what the sample's ops divide by to give that sum.
+	 */
+	for (int p = 0; p < nr_producers; p++) {
+		uint64_t span = prod_span(s, p);
+
+		stamped |= s->prod[p].end_ns != 0;
+		ops += s->prod[p].ops;
+		if (span)
+			rate += (double)s->prod[p].ops / (double)span;
+	}
+	if (!stamped || !ops || !(rate > 0))
+		return s->elapsed_ns;
+	return (uint64_t)llround((double)ops / rate);
+}
+
+static uint64_t covered(const struct mb_sample *s)
+{
+	return s->covered_ns ? s->covered_ns : s->elapsed_ns;
+}
+
 double mb_sample_rate(const struct mb_sample *s, uint64_t count)
 {
-	return s->elapsed_ns ? (double)count * 1e9 / (double)s->elapsed_ns : NAN;
+	return covered(s) ? (double)count * 1e9 / (double)covered(s) : NAN;
+}
+
+double mb_sample_prod_rate(const struct mb_sample *s, int p, uint64_t count)
+{
+	uint64_t span = prod_span(s, p);
+
+	return span ? (double)count * 1e9 / (double)span : NAN;
 }
 
 double mb_sample_kernel_latency(const struct mb_sample *s)
@@ -19,7 +60,7 @@ double mb_sample_kernel_latency(const struct mb_sample *s)
 
 double mb_sample_wall_latency(const struct mb_sample *s, int nr_producers)
 {
-	return s->total.ops ? (double)s->elapsed_ns * nr_producers / (double)s->total.ops : NAN;
+	return s->total.ops ? (double)covered(s) * nr_producers / (double)s->total.ops : NAN;
 }
 
 static double ref_latency(const struct mb_sample *s)
@@ -39,10 +80,16 @@ static double cpu_share(const struct mb_sample *s, int nr_producers)
 		       (double)s->total.cpu_ns / ((double)s->elapsed_ns * nr_producers) : NAN;
 }
 
-/* Ops per second of one thread's CPU time: what a producer does when it has a CPU. */
-static double cpu_throughput(const struct mb_sample *s)
+/*
+ * Ops per second of one thread's CPU time: what a producer does when it has a CPU. The CPU
+ * time is read at the sample's end, the ops are those of the calls the sample covered: their
+ * rate over the CPU share puts both on the sample's time.
+ */
+static double cpu_throughput(const struct mb_sample *s, int nr_producers)
 {
-	return s->total.cpu_ns ? (double)s->total.ops * 1e9 / (double)s->total.cpu_ns : NAN;
+	double share = cpu_share(s, nr_producers);
+
+	return share > 0 ? mb_sample_rate(s, s->total.ops) / nr_producers / share : NAN;
 }
 
 double mb_summary_latency(const struct mb_run *run, const struct mb_summary *sum)
@@ -64,13 +111,16 @@ static void flag_samples(struct mb_run *run, struct mb_summary *sum, struct mb_s
 	for (int i = 0; i < sum->n; i++) {
 		struct mb_sample *s = ms[i];
 		double busy = (double)s->elapsed_ns * run->nr_producers - (double)s->total.excluded_ns;
+		/* The time of the calls whose in-kernel time the sample counts. */
+		double calls = (double)covered(s) * run->nr_producers -
+			       (double)s->total.excluded_ns;
 		double ref = ref_latency(s);
 
 		s->flags = 0;
 		if (sum->n >= 3 && mb_is_outlier(primary[i], &pst, MB_OUTLIER_MADS, MB_OUTLIER_MIN))
 			s->flags |= MB_SAMPLE_OUTLIER;
 		if (sum->has_kernel && s->total.kernel_ns &&
-		    busy / (double)s->total.kernel_ns > MB_PREEMPT_RATIO)
+		    calls / (double)s->total.kernel_ns > MB_PREEMPT_RATIO)
 			s->flags |= MB_SAMPLE_PREEMPTED;
 		/* Without in-kernel time, the threads' CPU time tells whether they lost the CPU. */
 		if (!sum->has_kernel && s->total.cpu_ns &&
@@ -150,7 +200,7 @@ struct mb_summary *mb_summarize(struct mb_run *run)
 	SERIES(latency_ref, ref_latency(s));
 	SERIES(kernel_throughput, kernel_throughput(s, np));
 	SERIES(cpu_share, cpu_share(s, np));
-	SERIES(cpu_throughput, cpu_throughput(s));
+	SERIES(cpu_throughput, cpu_throughput(s, np));
 #undef SERIES
 	for (int m = 0; m < MB_MAX_METRICS; m++) {
 		for (int i = 0; i < n; i++)
@@ -159,7 +209,7 @@ struct mb_summary *mb_summarize(struct mb_run *run)
 	}
 	for (int p = 0; p < np; p++) {
 		for (int i = 0; i < n; i++)
-			v[i] = mb_sample_rate(ms[i], ms[i]->prod[p].ops);
+			v[i] = mb_sample_prod_rate(ms[i], p, ms[i]->prod[p].ops);
 		compute(&sum->prod_tput[p], v, n);
 		for (int i = 0; i < n; i++)
 			v[i] = ms[i]->prod[p].ops && ms[i]->prod[p].kernel_ns ?

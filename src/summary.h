@@ -41,8 +41,19 @@ struct mb_summary {
 /* Summarise the measured samples and set their noise flags. NULL if there is no sample. */
 struct mb_summary *mb_summarize(struct mb_run *run);
 
-/* Per-sample figures (NaN when not defined). */
+/*
+ * The time sample @s's counted work covered, for s->covered_ns: where producers stamp the end
+ * of their calls (end_ns), from the end of each one's last call counted in the previous sample
+ * to the end of its last call counted in this one, combined so that ops / covered is the sum of
+ * the producers' rates; the sample's elapsed time where they do not. A rate over the elapsed
+ * time would count whole calls: steps of one call's ops per sample.
+ */
+uint64_t mb_sample_covered_ns(const struct mb_sample *s, int nr_producers);
+
+/* Per-sample figures (NaN when not defined): @count per second of the covered time ... */
 double mb_sample_rate(const struct mb_sample *s, uint64_t count);
+/* ... and producer @p's @count per second of its own covered time. */
+double mb_sample_prod_rate(const struct mb_sample *s, int p, uint64_t count);
 double mb_sample_kernel_latency(const struct mb_sample *s);
 double mb_sample_wall_latency(const struct mb_sample *s, int nr_producers);
 

@@ -52,8 +52,8 @@ struct hash_args {
 };
 
 enum hash_fill_order {
-	HASH_FILL_BUCKET,	/* in the map's bucket order: sequential memory, fast */
-	HASH_FILL_KEY,		/* in key order, as the kernel's benches fill */
+	HASH_FILL_BUCKET,	/* in the map's bucket order: a fast fill, scattered elements */
+	HASH_FILL_KEY,		/* in key order, as the kernel's benches fill (the default) */
 };
 
 /* Index-array entries per producer for streams that wrap (zipf draws, user-space uniform). */

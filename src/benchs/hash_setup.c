@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * Hash family: the setup a run measures on. Creates the measured map(s) (timed apart from the
- * load), loads only the programs the run uses, fills the maps (in bucket order where the
- * kernel lets programs read the map's hash seed, in parallel for large maps), refills or
+ * load), loads only the programs the run uses, fills the maps (in key order, or with
+ * --fill_order bucket in bucket order where the kernel lets programs read the map's hash seed;
+ * in parallel for large maps), refills or
  * empties the producers' ranges between rounds, and tears it all down.
  */
 #include <errno.h>

@@ -275,6 +275,8 @@ int hash_user_producer(struct mb_run *run, struct mb_producer *p)
 	struct user_prod u;
 	int err = user_init(run, p, &u);
 
+	if (!err)
+		mb_producer_publish_stamped(p, &u.c);
 	while (!err && !mb_run_should_stop(run)) {
 		uint64_t t0 = thread_cpu_ns(), refill0 = u.refill_cpu_ns;
 
@@ -285,8 +287,11 @@ int hash_user_producer(struct mb_run *run, struct mb_producer *p)
 		else
 			err = batch_write(run, p, &u);
 		u.cpu_ns += thread_cpu_ns() - t0 - (u.refill_cpu_ns - refill0);
-		/* Counters first: a sample never sees CPU time of ops it does not count. */
-		mb_producer_publish(p, &u.c);
+		/*
+		 * A batch call can be long (--batch_size): rates divide by the calls' time.
+		 * Counters first: a sample never sees CPU time of ops it does not count.
+		 */
+		mb_producer_publish_stamped(p, &u.c);
 		__atomic_store_n(&cpu->ns, u.cpu_ns, __ATOMIC_RELEASE);
 	}
 	user_free(&u);

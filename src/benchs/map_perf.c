@@ -453,6 +453,7 @@ static int mp_producer(struct mb_run *run, struct mb_producer *p)
 		s->cursor = (uint64_t)st->entries[MP_LRU_HASH_LOOKUP] * (uint64_t)p->idx /
 			    (uint64_t)st->nr_producers;
 	}
+	mb_producer_publish_stamped(p, &total);
 	while (!mb_run_should_stop(run)) {
 		memset(&total, 0, sizeof(total));
 		for (int k = 0; k < st->nsel && !mb_run_should_stop(run); k++) {
@@ -489,7 +490,8 @@ static int mp_producer(struct mb_run *run, struct mb_producer *p)
 		total.ref_ops = ref.ref_ops;
 		total.ref_ns = ref.ref_ns;
 		publish_tests(&st->pub[p->idx], tc);
-		mb_producer_publish(p, &total);
+		/* A round of calls can be long: rates divide by the time the rounds took. */
+		mb_producer_publish_stamped(p, &total);
 	}
 	return 0;
 }

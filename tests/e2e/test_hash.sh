@@ -38,6 +38,17 @@ jq_check "map-mixed counts 3 map ops per iteration" "$TMP/m-hash-kernel.json" \
 jq_check "map-in-map: one inner map per online CPU" "$TMP/m-array_of_maps-kernel.json" \
 	".results[0].extra.map_in_map.inner_maps == $(nproc)"
 
+# ---- fill order: the kernel bench's layout by default, bucket order when asked ----
+expect_rc 0 "map-lookup default fill order" "${SHORT[@]}" -a map-lookup --nr_entries 1000 \
+	-o "$TMP/fo-key.json"
+jq_check "the default fill is the kernel bench's layout: key order" "$TMP/fo-key.json" \
+	'.results[0] | .params.fill_order == "key" and .extra.setup.fill_order == "key"'
+expect_rc 0 "map-lookup --fill_order bucket" "${SHORT[@]}" -a map-lookup --nr_entries 1000 \
+	--fill_order bucket -o "$TMP/fo-bucket.json"
+# A kernel that does not let programs read map fields fills in key order: extra.setup says so.
+jq_check "--fill_order bucket: the order used is reported, every lookup hits" "$TMP/fo-bucket.json" \
+	'.results[0] | .params.fill_order == "bucket" and (.extra.setup.fill_order | . == "bucket" or . == "key") and .summary.totals.misses == 0 and .summary.totals.errors == 0 and .summary.totals.ops > 0'
+
 # ---- one-key maps: every stream wraps or ends after one key ----
 expect_rc 0 "one-key maps" "${SHORT[@]}" map-lookup map-update map-delete map-mixed \
 	--nr_entries 1 -o "$TMP/one.json"
@@ -123,9 +134,29 @@ expect_rc 0 "bpf-hashmap-lookup json" -w0 -d2 --interval_ms 100 -a bpf-hashmap-l
 	--nr_entries 1000 --max_entries 1000 --nr_loops 100000 --key_size 16 -o "$TMP/hml.json"
 jq_check "bpf-hashmap-lookup: every lookup hits; mean over every sample" "$TMP/hml.json" \
 	'.results[0] | .summary.totals.errors == 0 and .summary.totals.hits == .summary.totals.ops and .extra.per_producer[0].events_per_sec.n == 2 and .extra.ops_per_run == 100000'
+# Rates of long calls (1M lookups each, the default): over the time the counted calls covered,
+# not whole calls over the sample's elapsed time, which takes steps of one call's ops (5-25 %
+# of the rate here). The test fails when some sample's rate lies on that coarse grid.
+expect_rc 0 "bpf-hashmap-lookup: long calls" -w0 -d5 --interval_ms 200 -a bpf-hashmap-lookup \
+	-o "$TMP/hmq.json"
+jq_check "long calls: each sample's rate is its ops over the time its calls covered" \
+	"$TMP/hmq.json" \
+	'[.results[0].samples[] | select(.ops > 0) | .covered_ns > 0 and .producers[0].covered_ns == .covered_ns and (.throughput * .covered_ns / 1e9 / .ops - 1 | fabs) < 1e-9] | (length > 0 and all)'
+jq_check "long calls: no rate in steps of a call coarser than 0.1 % of it" "$TMP/hmq.json" \
+	'.results[0] | .extra.ops_per_run as $k | [.samples[] | select(.ops > 0) | ($k * 1e9 / .elapsed_ns) as $step | (.throughput / $step) as $x | select($step / .throughput > 0.001 and (($x - ($x | round)) | fabs) < 1e-6)] == []'
+# A call longer than a sample (8M lookups, >= 40 ms anywhere, in 10 ms samples) leaves samples
+# without a completed call: a warning says so, exactly when some sample has none.
+expect_rc 0 "bpf-hashmap-lookup: calls longer than a sample" -w0 -d3 --interval_ms 10 -a \
+	bpf-hashmap-lookup --nr_loops 8M -o "$TMP/hmo.json"
+for f in hmq hmo; do
+	jq_check "$f: the long-call warning exactly when a sample has no completed call" "$TMP/$f.json" \
+		'.results[0] | ([.warnings[] | select(test("ended before a producer.s call did"))] | length > 0) == ([.samples[] | select(.producers[0].calls == 0)] | length > 0)'
+done
+jq_check "calls longer than a sample: warned" "$TMP/hmo.json" \
+	'[.results[0].warnings[] | select(test("a call takes longer than --interval_ms 10"))] | length == 1'
 m=$(jq '.results[0].summary.latency_kernel.median' "$TMP/hml.json")
 run -w0 -d2 --interval_ms 100 -a map-lookup --nr_entries 1000 --max_entries 1000 --key_size 16 \
-	--fill_order key -o "$TMP/ml.json"
+	-o "$TMP/ml.json"
 l=$(jq '.results[0].summary.latency_kernel.median' "$TMP/ml.json")
 check "map-lookup ($l ns) and bpf-hashmap-lookup ($m ns) agree within 2x on the same map" \
 	awk "BEGIN { exit !($l > 0 && $m > 0 && $l < 2 * $m && $m < 2 * $l) }"

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-/* The hash family's planning: key ranges, streams, map sizes, bucket order, map-perf tests. */
+/*
+ * The hash family's planning: key ranges, streams, map sizes, bucket order, the default fill
+ * order, map-perf tests.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -14,6 +17,7 @@
 
 #include "benchs/hash.h"
 #include "benchs/map_perf.h"
+#include "registry.h"
 
 /* Inserts, deletes and mixed: disjoint ranges that cover their key space exactly. */
 static void check_partition(enum hash_op op, uint32_t nr, int np)
@@ -299,6 +303,41 @@ static void test_map_perf_tests(void **state)
 	assert_int_equal(mp_tests[MP_INNER_LRU_HASH_PREALLOC].ops_per_event, 2);
 }
 
+/*
+ * Every bench with --fill_order fills in key order unless told otherwise: the kernel bench's
+ * layout, which bucket order changes the lookup figures of (11-25 % at 10k entries).
+ */
+static void test_default_fill_order(void **state)
+{
+	char msg[512];
+	int found = 0;
+
+	(void)state;
+	for (int b = 0; mb_benches[b]; b++) {
+		const struct mb_bench *bench = mb_benches[b];
+		int i = mb_opt_find(bench->opts, "fill_order");
+		struct hash_args *a;
+
+		if (i < 0)
+			continue;
+		assert_int_equal(bench->opts[i].offset, offsetof(struct hash_args, fill_order));
+		a = calloc(1, bench->args_size);
+		assert_non_null(a);
+		/* Not zero-filled: a missing default would leave HASH_FILL_BUCKET (0). */
+		memset(a, 0x5a, bench->args_size);
+		a->fill_order = HASH_FILL_BUCKET;
+		if (mb_opts_set_defaults(bench->opts, a, msg, sizeof(msg)))
+			fail_msg("%s: bad default: %s", bench->name, msg);
+		if (a->fill_order != HASH_FILL_KEY)
+			fail_msg("%s: --fill_order defaults to %d, not key order", bench->name,
+				 a->fill_order);
+		free(a);
+		found++;
+	}
+	/* map-lookup, the other map-* benches and bpf-hashmap-lookup. */
+	assert_true(found >= 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_key_pattern),
 		cmocka_unit_test(test_bucket_order),
 		cmocka_unit_test(test_jhash_kernel),
+		cmocka_unit_test(test_default_fill_order),
 		cmocka_unit_test(test_map_perf_tests),
 	};
 
