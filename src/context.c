@@ -11,26 +11,15 @@
 #include "json.h"
 #include "report.h"
 #include "runner.h"
+#include "sysfile.h"
 #include "version.h"
-
-static void read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-
-	buf[0] = '\0';
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
 
 static void set_sysctl(struct mb_json *obj, const char *key, const char *path)
 {
 	char buf[64];
 	int v;
 
-	read_line(path, buf, sizeof(buf));
+	mb_read_first_line(path, buf, sizeof(buf));
 	if (sscanf(buf, "%d", &v) == 1)
 		mb_json_set_num(obj, key, v);
 	else
@@ -65,7 +54,7 @@ struct mb_json *mb_report_context(const struct mb_env *env)
 		host[sizeof(host) - 1] = '\0';
 		mb_json_set_str(ctx, "hostname", host);
 	}
-	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", buf,
+	mb_read_first_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", buf,
 		  sizeof(buf));
 	mb_json_set_str(ctx, "clocksource", buf[0] ? buf : "unknown");
 	set_sysctl(ctx, "bpf_jit_enable", "/proc/sys/net/core/bpf_jit_enable");

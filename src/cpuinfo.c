@@ -7,6 +7,7 @@
 
 #include "cpuinfo.h"
 #include "json.h"
+#include "sysfile.h"
 
 /* "key<tabs>: value\n" -> value (trimmed) when the line's key is @key, else NULL. */
 static char *field_value(char *line, const char *key)
@@ -75,18 +76,9 @@ void mb_cpu_info_read(struct mb_cpu_info *ci)
 static bool read_first_line(const char *dir, const char *name, char *buf, size_t len)
 {
 	char path[512];
-	FILE *f;
-	bool ok;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok;
+	return mb_read_first_line(path, buf, len);
 }
 
 static int name_cmp(const struct dirent **a, const struct dirent **b)

@@ -10,22 +10,14 @@
 #include "json.h"
 #include "log.h"
 #include "preflight.h"
+#include "sysfile.h"
 
 static bool read_line(const char *root, const char *path, char *buf, size_t len)
 {
 	char full[512];
-	FILE *f;
-	bool ok;
 
 	snprintf(full, sizeof(full), "%s%s", root, path);
-	f = fopen(full, "re");
-	buf[0] = '\0';
-	if (!f)
-		return false;
-	ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return ok;
+	return mb_read_first_line(full, buf, len);
 }
 
 static void add(struct mb_json *checks, int *warnings, const char *name, const char *status,
