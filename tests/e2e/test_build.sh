@@ -24,6 +24,9 @@ case "$*" in
 esac
 SH
 chmod +x "$TMP/no-libbpf" "$TMP/libbpf"
+# Run from `make SAN=1 e2e`, the outer make's variables (SAN=1: OUTPUT=build-san) would reach
+# these makes through the environment: each starts from a clean one.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES SAN FUZZ OUTPUT STATIC
 
 make -C "$ROOT" -n PKG_CONFIG="$TMP/no-libbpf" run >"$OUT" 2>"$ERR"
 check "make run without libbpf: no pkg-config message before deps" \
