@@ -89,7 +89,7 @@ static int finish_file(FILE *f, int (*write)(FILE *f, void *ctx), void *ctx)
 {
 	int err = write(f, ctx);
 
-	if (!err && fflush(f))
+	if (fflush(f) && (!err || err == -EIO))
 		err = -errno;
 	if (!err && fsync(fileno(f)))
 		err = -errno;
@@ -115,8 +115,9 @@ static int write_in_place(const char *path, int (*write)(FILE *f, void *ctx), vo
 		close(fd);
 		return ret;
 	}
+	/* A writer that saw the stream fail says -EIO: the flush says why (ENOSPC). */
 	ret = write(f, ctx);
-	if (!ret && fflush(f))
+	if (fflush(f) && (!ret || ret == -EIO))
 		ret = -errno;
 	if (!ret && ferror(f))
 		ret = -EIO;
