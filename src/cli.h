@@ -20,18 +20,6 @@ struct mb_cli_item {
 	bool used;
 };
 
-/* A repeatable option of a subcommand (--param, --where, --ignore): every use is kept. */
-#define MB_CLI_LIST_MAX	32
-
-struct mb_cli_list {
-	const char *items[MB_CLI_LIST_MAX];	/* point into argv */
-	int nr;
-};
-
-/* MB_OPT_CUSTOM callbacks for a struct mb_cli_list field. */
-int mb_cli_list_add(const char *arg, void *field, const char **why);
-void mb_cli_list_format(const void *field, char *buf, size_t len);
-
 struct mb_cli {
 	struct mb_env env;
 	uint64_t given;		/* bit i: mb_global_opts[i] was given */

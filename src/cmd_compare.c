@@ -16,22 +16,18 @@
 
 struct compare_args {
 	int metric;			/* enum mb_cmp_metric */
-	struct mb_cli_list ignore;
 };
 
 static const struct mb_opt compare_opts[] = {
 	MB_OPT_ENUM_DEF("metric", struct compare_args, metric, "auto", mb_cmp_metric_names,
 			"What to compare: auto (in-kernel ns/op where measured, else throughput)"),
-	MB_OPT_CUSTOM_DEF("ignore", struct compare_args, ignore, NULL, mb_cli_list_add,
-			  mb_cli_list_format, "parameter names, comma-separated", "NAME[,NAME]",
-			  "Match results although these parameters (or producers, affinity, ...) differ"),
 	MB_OPT_END,
 };
 
 /* The global options compare takes; any other is refused. */
 static const char *const compare_globals[] = {
 	"help", "quiet", "verbose", "format", "output", "threshold", "alpha",
-	"fail-on-regression", NULL,
+	"fail-on-regression", "ignore", NULL,
 };
 
 static void usage(FILE *f)
@@ -88,23 +84,15 @@ static int check_globals(const struct mb_cli *cli)
 	return 0;
 }
 
-static int split_ignore(const struct compare_args *a, struct mb_cmp_opts *o, char **bufs)
+static int split_ignore(const struct mb_cli *cli, struct mb_cmp_opts *o, char **bufs)
 {
-	for (int i = 0; i < a->ignore.nr; i++) {
-		char *save = NULL, *tok;
+	int ret = mb_cmp_opts_ignore(o, &cli->env.ignore, bufs);
 
-		bufs[i] = strdup(a->ignore.items[i]);
-		if (!bufs[i])
-			return -ENOMEM;
-		for (tok = strtok_r(bufs[i], ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			if (o->nr_ignore == MB_CMP_MAX_IGNORE) {
-				mb_err("compare: --ignore: at most %d names", MB_CMP_MAX_IGNORE);
-				return -EINVAL;
-			}
-			o->ignore[o->nr_ignore++] = tok;
-		}
-	}
-	return 0;
+	if (ret == -E2BIG)
+		mb_err("compare: --ignore: at most %d names", MB_CMP_MAX_IGNORE);
+	else if (ret)
+		mb_err("compare: out of memory");
+	return ret;
 }
 
 struct out_ctx {
@@ -159,7 +147,7 @@ int mb_cmd_compare(int argc, char **argv)
 		status = MB_EXIT_OK;
 		goto out;
 	}
-	if (check_globals(&cli) || split_ignore(&args, &opts, ignore_bufs))
+	if (check_globals(&cli) || split_ignore(&cli, &opts, ignore_bufs))
 		goto out;
 	if (cli.nr_names != 2) {
 		mb_err("compare: needs two files, BASE.json and NEW.json (got %d; mapbench compare --help)",

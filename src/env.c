@@ -75,5 +75,9 @@ const struct mb_opt mb_global_opts[] = {
 	  .help = "--baseline, compare: significance level of the Mann-Whitney U test" },
 	ENV_FLAG("fail-on-regression", 0, fail_on_regression,
 		 "--baseline, compare: exit 1 when a result regressed"),
+	{ .name = "ignore", .type = MB_OPT_CUSTOM, .offset = offsetof(struct mb_env, ignore),
+	  .parse = mb_cli_list_add, .format = mb_cli_list_format,
+	  .range = "parameter names, comma-separated", .metavar = "NAME[,NAME]",
+	  .help = "--baseline, compare: match results although these parameters (or producers, affinity, ...) differ" },
 	MB_OPT_END,
 };
