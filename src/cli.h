@@ -44,6 +44,14 @@ int mb_cli_parse_cmd(int argc, char **argv, struct mb_cli *cli, const struct mb_
 void mb_cli_free(struct mb_cli *cli);
 bool mb_cli_given(const struct mb_cli *cli, const char *global_name);
 
+/*
+ * The format of -o FILE. A suffix that names one (.json, .csv, .md, .txt) sets it when --format
+ * is not given, and is refused when it names another than --format (-EINVAL, one line naming
+ * -o, the suffix and --format). @fixed: the format -o always gets whatever --format says (a
+ * sweep's JSON document), or -1; then a suffix naming another is refused too.
+ */
+int mb_cli_output_format(struct mb_cli *cli, const char *who, int fixed);
+
 /* Pass 2 for one run: apply the bench options it has. Returns 0 or -EINVAL. */
 /*
  * Bench options before the first bench name apply to every run; after bench names, to the

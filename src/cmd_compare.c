@@ -111,21 +111,6 @@ static int write_out(FILE *f, void *p)
 	return mb_comparison_print(f, o->c, o->format, o->base_name, o->base, o->cur_name, o->cur);
 }
 
-static enum mb_format format_of(const struct mb_cli *cli)
-{
-	const char *dot = cli->env.output ? strrchr(cli->env.output, '.') : NULL;
-
-	if (mb_cli_given(cli, "format") || !dot)
-		return (enum mb_format)cli->env.format;
-	if (!strcmp(dot, ".json"))
-		return MB_FORMAT_JSON;
-	if (!strcmp(dot, ".csv"))
-		return MB_FORMAT_CSV;
-	if (!strcmp(dot, ".md"))
-		return MB_FORMAT_MD;
-	return MB_FORMAT_TEXT;
-}
-
 int mb_cmd_compare(int argc, char **argv)
 {
 	struct compare_args args = { 0 };
@@ -154,6 +139,8 @@ int mb_cmd_compare(int argc, char **argv)
 		       cli.nr_names);
 		goto out;
 	}
+	if (mb_cli_output_format(&cli, "compare: ", -1))
+		goto out;
 	if (cli.env.output && mb_output_check(cli.env.output, err, sizeof(err))) {
 		mb_err("compare: -o/--output %s: %s", cli.env.output, err);
 		goto out;
@@ -179,7 +166,7 @@ int mb_cmd_compare(int argc, char **argv)
 		mb_err("compare: out of memory");
 		goto out;
 	}
-	oc = (struct out_ctx){ .c = &c, .format = format_of(&cli), .base_name = cli.names[0],
+	oc = (struct out_ctx){ .c = &c, .format = (enum mb_format)cli.env.format, .base_name = cli.names[0],
 			       .cur_name = cli.names[1], .base = docs[0], .cur = docs[1] };
 	if (oc.format == MB_FORMAT_JSON) {
 		out = mb_comparison_json(&c, mb_report_context(&cli.env), cli.names[0], docs[0],

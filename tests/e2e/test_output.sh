@@ -76,6 +76,25 @@ refused_early "plot: -o $TMP/w/missing/p.svg: directory $TMP/w/missing does not 
 	plot "$TMP/r.json" -o "$TMP/w/missing/p.svg"
 check "nothing left behind" [ "$(cd "$TMP/w" && find . | sort | tr '\n' ' ')" = ". ./dir ./file " ]
 
+# A suffix that names a format other than --format is refused before anything runs; without
+# --format the suffix picks it.
+refused_early "-o/--output $TMP/x.json: suffix .json contradicts --format csv" \
+	"${LONG[@]}" count-local --format csv -o "$TMP/x.json"
+refused_early "-o/--output $TMP/x.csv: suffix .csv contradicts --format json" \
+	"${LONG[@]}" count-local --format json -o "$TMP/x.csv"
+refused_early "-o/--output $TMP/x.md: suffix .md: Markdown is only for the tables" \
+	"${LONG[@]}" count-local -o "$TMP/x.md"
+refused_early "compare: -o/--output $TMP/x.json: suffix .json contradicts --format csv" \
+	compare "$TMP/r.json" "$TMP/r.json" --format csv -o "$TMP/x.json"
+refused_early "sweep: -o/--output $TMP/x.csv: suffix .csv, but -o gets the JSON document" \
+	sweep "${LONG[@]}" bpf-loop --param nr_loops=1,10 -o "$TMP/x.csv"
+check "nothing written for a contradicting suffix" bash -c "! ls $TMP/x.* 2>/dev/null"
+expect_rc 0 "--format csv -o x.csv agree" "${FAST[@]}" count-local --format csv -o "$TMP/agree.csv"
+check "the CSV written" bash -c "head -n1 $TMP/agree.csv | grep -q ^bench,"
+expect_rc 0 "compare -o c.csv: CSV from the suffix" compare "$TMP/r.json" "$TMP/r.json" -o "$TMP/c.csv"
+check "compare: the CSV written" bash -c "head -n1 $TMP/c.csv | grep -q ^bench,"
+
+
 # A directory that takes no files: read-only (root may write where the mode says no, not on a
 # read-only mount), here a read-only bind mount in a private mount namespace.
 mkdir "$TMP/ro"
