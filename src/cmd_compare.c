@@ -166,7 +166,8 @@ int mb_cmd_compare(int argc, char **argv)
 		mb_err("compare: out of memory");
 		goto out;
 	}
-	oc = (struct out_ctx){ .c = &c, .format = (enum mb_format)cli.env.format, .base_name = cli.names[0],
+	oc = (struct out_ctx){ .c = &c, .format = (enum mb_format)cli.env.format,
+			       .base_name = cli.names[0],
 			       .cur_name = cli.names[1], .base = docs[0], .cur = docs[1] };
 	if (oc.format == MB_FORMAT_JSON) {
 		out = mb_comparison_json(&c, mb_report_context(&cli.env), cli.names[0], docs[0],

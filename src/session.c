@@ -165,7 +165,8 @@ static int compare_baseline(struct mb_session *s, const struct mb_json *doc, int
 	FILE *f = mb_progress_stream();
 
 	/* The names were counted before the runs (mb_session_check_options). */
-	if (mb_cmp_opts_ignore(&opts, &env->ignore, bufs) || mb_compare(s->baseline, doc, &opts, &c)) {
+	if (mb_cmp_opts_ignore(&opts, &env->ignore, bufs) ||
+	    mb_compare(s->baseline, doc, &opts, &c)) {
 		mb_comparison_free(&c);
 		for (int i = 0; i < MB_CLI_LIST_MAX; i++)
 			free(bufs[i]);

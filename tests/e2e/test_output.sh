@@ -91,7 +91,8 @@ refused_early "sweep: -o/--output $TMP/x.csv: suffix .csv, but -o gets the JSON 
 check "nothing written for a contradicting suffix" bash -c "! ls $TMP/x.* 2>/dev/null"
 expect_rc 0 "--format csv -o x.csv agree" "${FAST[@]}" count-local --format csv -o "$TMP/agree.csv"
 check "the CSV written" bash -c "head -n1 $TMP/agree.csv | grep -q ^bench,"
-expect_rc 0 "compare -o c.csv: CSV from the suffix" compare "$TMP/r.json" "$TMP/r.json" -o "$TMP/c.csv"
+expect_rc 0 "compare -o c.csv: CSV from the suffix" compare "$TMP/r.json" "$TMP/r.json" \
+	-o "$TMP/c.csv"
 check "compare: the CSV written" bash -c "head -n1 $TMP/c.csv | grep -q ^bench,"
 
 
@@ -122,7 +123,8 @@ node_kind() { stat -c %F "$1"; }
 ended() { ! alive "$1"; }
 if mknod "$N/null" c 1 3 && mknod "$N/full" c 1 7; then
 	expect_rc 0 "-o a character device (c 1 3)" "${FAST[@]}" count-local -o "$N/null"
-	check "the device stays a character device" [ "$(node_kind "$N/null")" = "character special file" ]
+	check "the device stays a character device" \
+		[ "$(node_kind "$N/null")" = "character special file" ]
 	expect_rc 1 "-o a full device (c 1 7): the write fails, exit 1" "${FAST[@]}" count-local \
 		-o "$N/full"
 	check "the failed write names -o, the path and why" \
@@ -181,7 +183,8 @@ if command -v "${MAPBENCH_GNUPLOT:-gnuplot}" >/dev/null; then
 	check "plot: the link stays, the target holds the chart" bash -c \
 		"[ -L '$N/chart.svg' ] && grep -q '<svg' '$N/real/c.svg'"
 	if mknod "$N/null.svg" c 1 3; then
-		expect_rc 0 "plot -o a character device (c 1 3)" plot "$N/real/r.json" -o "$N/null.svg"
+		expect_rc 0 "plot -o a character device (c 1 3)" plot "$N/real/r.json" \
+			-o "$N/null.svg"
 		check "plot: the device stays a character device" \
 			[ "$(node_kind "$N/null.svg")" = "character special file" ]
 	fi
@@ -194,7 +197,8 @@ ln -s ../real/r.json "$N/bl/b.json"
 MAPBENCH_BASELINE_DIR="$N/bl" expect_rc 0 "--save-baseline onto a symbolic link" "${FAST[@]}" \
 	-q count-local --save-baseline b
 check "baseline: the link stays, the target holds the results" bash -c \
-	"[ -L '$N/bl/b.json' ] && jq -e '.results[0].bench == \"count-local\"' '$N/real/r.json' >/dev/null"
+	"[ -L '$N/bl/b.json' ] && jq -e '.results[0].bench == \"count-local\"' \
+		'$N/real/r.json' >/dev/null"
 ln -s nothere.json "$N/dangling.json"
 refused_early "-o/--output $N/dangling.json: symbolic link to nothere.json, which does not exist" \
 	"${LONG[@]}" count-local -o "$N/dangling.json"

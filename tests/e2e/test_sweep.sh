@@ -214,7 +214,8 @@ expect_rc 1 "--baseline --fail-on-regression" -w0 -d6 --interval_ms 100 -a bpf-l
 	--baseline fast --fail-on-regression
 check "regression against the baseline" grep -q "regressed against baseline fast" "$ERR"
 # The hint after an unmatched --baseline names --ignore, and --ignore works with --baseline.
-expect_rc 0 "--baseline with other parameters" "${FAST[@]}" -a -q bpf-loop --nr_loops 10 --baseline b1
+expect_rc 0 "--baseline with other parameters" "${FAST[@]}" -a -q bpf-loop --nr_loops 10 \
+	--baseline b1
 check "--baseline: unmatched, the hint names --ignore" \
 	grep -q "Hint: bpf-loop differs in nr_loops 100 -> 10; --ignore nr_loops" "$OUT"
 expect_rc 0 "--baseline --ignore nr_loops" "${FAST[@]}" -a -q bpf-loop --nr_loops 10 --baseline b1 \
