@@ -8,33 +8,57 @@
 #include "log.h"
 #include "registry.h"
 
-int mb_cli_list_add(const char *arg, void *field, const char **why)
-{
-	struct mb_cli_list *l = field;
-
-	if (l->nr >= MB_CLI_LIST_MAX) {
-		*why = "given too often (at most 32 times)";
-		return -EINVAL;
-	}
-	l->items[l->nr++] = arg;
-	return 0;
-}
-
-void mb_cli_list_format(const void *field, char *buf, size_t len)
-{
-	const struct mb_cli_list *l = field;
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < l->nr && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", l->items[i]);
-}
-
 bool mb_cli_given(const struct mb_cli *cli, const char *global_name)
 {
 	int i = mb_opt_find(mb_global_opts, global_name);
 
 	return i >= 0 && (cli->given & (1ULL << i));
+}
+
+static const struct {
+	const char *suffix, *name, *label;
+	enum mb_format format;
+} suffixes[] = {
+	{ ".json", "json", "JSON", MB_FORMAT_JSON },
+	{ ".csv", "csv", "CSV", MB_FORMAT_CSV },
+	{ ".md", "md", "Markdown", MB_FORMAT_MD },
+	{ ".txt", "text", "text", MB_FORMAT_TEXT },
+};
+
+static int suffix_of(int format)
+{
+	for (int i = 0; i < (int)(sizeof(suffixes) / sizeof(*suffixes)); i++)
+		if ((int)suffixes[i].format == format)
+			return i;
+	return 0;
+}
+
+int mb_cli_output_format(struct mb_cli *cli, const char *who, int fixed)
+{
+	struct mb_env *env = &cli->env;
+	const char *dot = env->output ? strrchr(env->output, '.') : NULL;
+	size_t i, n = sizeof(suffixes) / sizeof(*suffixes);
+
+	for (i = 0; dot && !strchr(dot, '/') && i < n; i++)
+		if (!strcmp(dot, suffixes[i].suffix))
+			break;
+	if (!dot || strchr(dot, '/') || i == n)
+		return 0;	/* no suffix that names a format: --format (or text) it is */
+	if (fixed >= 0 && (int)suffixes[i].format != fixed) {
+		mb_err("%s-o/--output %s: suffix %s, but -o gets the %s document (name it %s; --format is for stdout)",
+		       who, env->output, dot, suffixes[suffix_of(fixed)].label,
+		       suffixes[suffix_of(fixed)].suffix);
+		return -EINVAL;
+	}
+	if (fixed >= 0)
+		return 0;
+	if (mb_cli_given(cli, "format") && (int)suffixes[i].format != env->format) {
+		mb_err("%s-o/--output %s: suffix %s contradicts --format %s (name the file for the format, or leave --format out)",
+		       who, env->output, dot, suffixes[suffix_of(env->format)].name);
+		return -EINVAL;
+	}
+	env->format = suffixes[i].format;
+	return 0;
 }
 
 /* The first bench option table that has @name, to know whether it takes a value. */

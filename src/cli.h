@@ -20,18 +20,6 @@ struct mb_cli_item {
 	bool used;
 };
 
-/* A repeatable option of a subcommand (--param, --where, --ignore): every use is kept. */
-#define MB_CLI_LIST_MAX	32
-
-struct mb_cli_list {
-	const char *items[MB_CLI_LIST_MAX];	/* point into argv */
-	int nr;
-};
-
-/* MB_OPT_CUSTOM callbacks for a struct mb_cli_list field. */
-int mb_cli_list_add(const char *arg, void *field, const char **why);
-void mb_cli_list_format(const void *field, char *buf, size_t len);
-
 struct mb_cli {
 	struct mb_env env;
 	uint64_t given;		/* bit i: mb_global_opts[i] was given */
@@ -55,6 +43,14 @@ int mb_cli_parse_cmd(int argc, char **argv, struct mb_cli *cli, const struct mb_
 		     void *cmd_args);
 void mb_cli_free(struct mb_cli *cli);
 bool mb_cli_given(const struct mb_cli *cli, const char *global_name);
+
+/*
+ * The format of -o FILE. A suffix that names one (.json, .csv, .md, .txt) sets it when --format
+ * is not given, and is refused when it names another than --format (-EINVAL, one line naming
+ * -o, the suffix and --format). @fixed: the format -o always gets whatever --format says (a
+ * sweep's JSON document), or -1; then a suffix naming another is refused too.
+ */
+int mb_cli_output_format(struct mb_cli *cli, const char *who, int fixed);
 
 /* Pass 2 for one run: apply the bench options it has. Returns 0 or -EINVAL. */
 /*

@@ -16,22 +16,18 @@
 
 struct compare_args {
 	int metric;			/* enum mb_cmp_metric */
-	struct mb_cli_list ignore;
 };
 
 static const struct mb_opt compare_opts[] = {
 	MB_OPT_ENUM_DEF("metric", struct compare_args, metric, "auto", mb_cmp_metric_names,
 			"What to compare: auto (in-kernel ns/op where measured, else throughput)"),
-	MB_OPT_CUSTOM_DEF("ignore", struct compare_args, ignore, NULL, mb_cli_list_add,
-			  mb_cli_list_format, "parameter names, comma-separated", "NAME[,NAME]",
-			  "Match results although these parameters (or producers, affinity, ...) differ"),
 	MB_OPT_END,
 };
 
 /* The global options compare takes; any other is refused. */
 static const char *const compare_globals[] = {
 	"help", "quiet", "verbose", "format", "output", "threshold", "alpha",
-	"fail-on-regression", NULL,
+	"fail-on-regression", "ignore", NULL,
 };
 
 static void usage(FILE *f)
@@ -88,23 +84,15 @@ static int check_globals(const struct mb_cli *cli)
 	return 0;
 }
 
-static int split_ignore(const struct compare_args *a, struct mb_cmp_opts *o, char **bufs)
+static int split_ignore(const struct mb_cli *cli, struct mb_cmp_opts *o, char **bufs)
 {
-	for (int i = 0; i < a->ignore.nr; i++) {
-		char *save = NULL, *tok;
+	int ret = mb_cmp_opts_ignore(o, &cli->env.ignore, bufs);
 
-		bufs[i] = strdup(a->ignore.items[i]);
-		if (!bufs[i])
-			return -ENOMEM;
-		for (tok = strtok_r(bufs[i], ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			if (o->nr_ignore == MB_CMP_MAX_IGNORE) {
-				mb_err("compare: --ignore: at most %d names", MB_CMP_MAX_IGNORE);
-				return -EINVAL;
-			}
-			o->ignore[o->nr_ignore++] = tok;
-		}
-	}
-	return 0;
+	if (ret == -E2BIG)
+		mb_err("compare: --ignore: at most %d names", MB_CMP_MAX_IGNORE);
+	else if (ret)
+		mb_err("compare: out of memory");
+	return ret;
 }
 
 struct out_ctx {
@@ -121,21 +109,6 @@ static int write_out(FILE *f, void *p)
 	if (o->format == MB_FORMAT_JSON)
 		return mb_json_write(f, o->doc, 2);
 	return mb_comparison_print(f, o->c, o->format, o->base_name, o->base, o->cur_name, o->cur);
-}
-
-static enum mb_format format_of(const struct mb_cli *cli)
-{
-	const char *dot = cli->env.output ? strrchr(cli->env.output, '.') : NULL;
-
-	if (mb_cli_given(cli, "format") || !dot)
-		return (enum mb_format)cli->env.format;
-	if (!strcmp(dot, ".json"))
-		return MB_FORMAT_JSON;
-	if (!strcmp(dot, ".csv"))
-		return MB_FORMAT_CSV;
-	if (!strcmp(dot, ".md"))
-		return MB_FORMAT_MD;
-	return MB_FORMAT_TEXT;
 }
 
 int mb_cmd_compare(int argc, char **argv)
@@ -159,13 +132,15 @@ int mb_cmd_compare(int argc, char **argv)
 		status = MB_EXIT_OK;
 		goto out;
 	}
-	if (check_globals(&cli) || split_ignore(&args, &opts, ignore_bufs))
+	if (check_globals(&cli) || split_ignore(&cli, &opts, ignore_bufs))
 		goto out;
 	if (cli.nr_names != 2) {
 		mb_err("compare: needs two files, BASE.json and NEW.json (got %d; mapbench compare --help)",
 		       cli.nr_names);
 		goto out;
 	}
+	if (mb_cli_output_format(&cli, "compare: ", -1))
+		goto out;
 	if (cli.env.output && mb_output_check(cli.env.output, err, sizeof(err))) {
 		mb_err("compare: -o/--output %s: %s", cli.env.output, err);
 		goto out;
@@ -191,7 +166,8 @@ int mb_cmd_compare(int argc, char **argv)
 		mb_err("compare: out of memory");
 		goto out;
 	}
-	oc = (struct out_ctx){ .c = &c, .format = format_of(&cli), .base_name = cli.names[0],
+	oc = (struct out_ctx){ .c = &c, .format = (enum mb_format)cli.env.format,
+			       .base_name = cli.names[0],
 			       .cur_name = cli.names[1], .base = docs[0], .cur = docs[1] };
 	if (oc.format == MB_FORMAT_JSON) {
 		out = mb_comparison_json(&c, mb_report_context(&cli.env), cli.names[0], docs[0],

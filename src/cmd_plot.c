@@ -151,11 +151,12 @@ static int run_gnuplot(FILE *f, void *p)
 		       line);
 		ctx->reported = true;
 		ret = -EIO;
-	} else if (fstat(fileno(f), &st) || st.st_size == 0) {
+	} else if (fstat(fileno(f), &st) || (S_ISREG(st.st_mode) && st.st_size == 0)) {
 		mb_err("plot: gnuplot wrote nothing%s%s", line[0] ? ": " : "", line);
 		ctx->reported = true;
 		ret = -EIO;
-	} else if (fseek(f, 0, SEEK_END)) {
+	} else if (S_ISREG(st.st_mode) && fseek(f, 0, SEEK_END)) {
+		/* A device or pipe (-o written in place) has no size to check or end to seek to. */
 		ret = -errno;
 	}
 out:

@@ -194,7 +194,10 @@ int mb_cmd_sweep(int argc, char **argv)
 		status = MB_EXIT_FAIL;
 		goto out;
 	}
-	err = sw->args.preset ? sweep_setup_preset(sw) : sweep_setup_benches(sw);
+	/* -o gets the JSON document whatever --format says (that is the table on stdout). */
+	err = mb_cli_output_format(&sw->cli, "sweep: ", MB_FORMAT_JSON);
+	if (!err)
+		err = sw->args.preset ? sweep_setup_preset(sw) : sweep_setup_benches(sw);
 	if (!err)
 		err = sweep_setup_params(sw);
 	if (!err)

@@ -347,6 +347,23 @@ static void compare_row(struct mb_comparison *c, struct mb_cmp_row *row)
 	}
 }
 
+int mb_cmp_opts_ignore(struct mb_cmp_opts *o, const struct mb_cli_list *l, char **bufs)
+{
+	for (int i = 0; i < l->nr; i++) {
+		char *save = NULL, *tok;
+
+		bufs[i] = strdup(l->items[i]);
+		if (!bufs[i])
+			return -ENOMEM;
+		for (tok = strtok_r(bufs[i], ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if (o->nr_ignore == MB_CMP_MAX_IGNORE)
+				return -E2BIG;
+			o->ignore[o->nr_ignore++] = tok;
+		}
+	}
+	return 0;
+}
+
 int mb_compare(const struct mb_json *base, const struct mb_json *cur,
 	       const struct mb_cmp_opts *opts, struct mb_comparison *c)
 {

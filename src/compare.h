@@ -83,6 +83,13 @@ struct mb_comparison {
 	int geomean_n;
 };
 
+/*
+ * Fill @o's ignore list from the --ignore uses in @l (each NAME[,NAME]), split into copies in
+ * @bufs (MB_CLI_LIST_MAX of them, NULL at first, freed by the caller after the comparison).
+ * Returns 0, -ENOMEM, or -E2BIG for more than MB_CMP_MAX_IGNORE names.
+ */
+int mb_cmp_opts_ignore(struct mb_cmp_opts *o, const struct mb_cli_list *l, char **bufs);
+
 /* Compare two result documents (checked by mb_doc_check). Returns 0 or -ENOMEM. */
 int mb_compare(const struct mb_json *base, const struct mb_json *cur,
 	       const struct mb_cmp_opts *opts, struct mb_comparison *c);

@@ -50,7 +50,7 @@ const struct mb_opt mb_global_opts[] = {
 	  .help = "Output format (docs/output.md); md: Markdown tables of sweep and compare" },
 	{ .name = "output", .short_name = 'o', .type = MB_OPT_STRING,
 	  .offset = offsetof(struct mb_env, output), .metavar = "FILE",
-	  .help = "Write the results to FILE, atomically (format from a .json/.csv suffix)" },
+	  .help = "Write the results to FILE: a regular file atomically, a device or pipe in place (format from a .json/.csv/.txt suffix)" },
 	ENV_U32("interval_ms", 0, interval_ms, "1000", 10, 60000, "MS",
 		"Length of one sample; -w and -d count samples"),
 	ENV_U32("call_us", 0, call_us, "100", 5, 100000, "US",
@@ -75,5 +75,9 @@ const struct mb_opt mb_global_opts[] = {
 	  .help = "--baseline, compare: significance level of the Mann-Whitney U test" },
 	ENV_FLAG("fail-on-regression", 0, fail_on_regression,
 		 "--baseline, compare: exit 1 when a result regressed"),
+	{ .name = "ignore", .type = MB_OPT_CUSTOM, .offset = offsetof(struct mb_env, ignore),
+	  .parse = mb_cli_list_add, .format = mb_cli_list_format,
+	  .range = "parameter names, comma-separated", .metavar = "NAME[,NAME]",
+	  .help = "--baseline, compare: match results although these parameters (or producers, affinity, ...) differ" },
 	MB_OPT_END,
 };

@@ -43,6 +43,7 @@ struct mb_env {
 	double threshold;	/* comparisons: smallest relative change that counts, in % */
 	double alpha;		/* comparisons: significance level of the U test */
 	bool fail_on_regression;	/* comparisons: exit 1 when a result regressed */
+	struct mb_cli_list ignore;	/* comparisons: names left out of the match */
 
 	/* Not options: filled at start-up. */
 	struct mb_cpuset online;

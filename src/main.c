@@ -32,20 +32,6 @@ static const struct mb_command {
 	{ NULL },
 };
 
-static void pick_format(struct mb_cli *cli)
-{
-	struct mb_env *env = &cli->env;
-	const char *dot;
-
-	if (mb_cli_given(cli, "format") || !env->output)
-		return;
-	dot = strrchr(env->output, '.');
-	if (dot && !strcmp(dot, ".json"))
-		env->format = MB_FORMAT_JSON;
-	else if (dot && !strcmp(dot, ".csv"))
-		env->format = MB_FORMAT_CSV;
-}
-
 /* Create, configure and validate every run before any of them starts. */
 static int prepare_runs(struct mb_cli *cli, const struct mb_bench **benches,
 			const struct mb_suite_entry *suite, struct mb_run *runs, int nr)
@@ -73,7 +59,11 @@ static int run_benches(struct mb_cli *cli)
 	int nr = cli->nr_names, ran = 0, status = MB_EXIT_USAGE;
 
 	if (env->format == MB_FORMAT_MD) {
-		mb_err("--format md: only for the tables of sweep and compare (runs: text, json or csv)");
+		if (mb_cli_given(cli, "format"))
+			mb_err("--format md: only for the tables of sweep and compare (runs: text, json or csv)");
+		else
+			mb_err("-o/--output %s: suffix .md: Markdown is only for the tables of sweep and compare (runs: .json, .csv, .txt)",
+			       env->output);
 		return MB_EXIT_USAGE;
 	}
 	if (!nr) {
@@ -167,7 +157,10 @@ int main(int argc, char **argv)
 		mb_cli_free(&cli);
 		return MB_EXIT_USAGE;
 	}
-	pick_format(&cli);
+	if (mb_cli_output_format(&cli, "", -1)) {
+		mb_cli_free(&cli);
+		return MB_EXIT_USAGE;
+	}
 	/* When stdout carries the JSON or CSV document, progress goes to stderr. */
 	mb_log_init(cli.env.quiet, cli.env.verbose,
 		    cli.env.format != MB_FORMAT_TEXT && !cli.env.output ? stderr : stdout);

@@ -262,3 +262,25 @@ void mb_opts_print_help(FILE *f, const struct mb_opt *opts)
 		fputc('\n', f);
 	}
 }
+
+int mb_cli_list_add(const char *arg, void *field, const char **why)
+{
+	struct mb_cli_list *l = field;
+
+	if (l->nr >= MB_CLI_LIST_MAX) {
+		*why = "given too often (at most 32 times)";
+		return -EINVAL;
+	}
+	l->items[l->nr++] = arg;
+	return 0;
+}
+
+void mb_cli_list_format(const void *field, char *buf, size_t len)
+{
+	const struct mb_cli_list *l = field;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < l->nr && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", l->items[i]);
+}

@@ -88,4 +88,16 @@ struct mb_json *mb_opts_to_json(const struct mb_opt *opts, const void *args);
 /* Help lines for a table: "  --name VALUE   help (default D; range R)". */
 void mb_opts_print_help(FILE *f, const struct mb_opt *opts);
 
+/* A repeatable option (--param, --where, --ignore): every use is kept. */
+#define MB_CLI_LIST_MAX	32
+
+struct mb_cli_list {
+	const char *items[MB_CLI_LIST_MAX];	/* point into argv */
+	int nr;
+};
+
+/* MB_OPT_CUSTOM callbacks for a struct mb_cli_list field. */
+int mb_cli_list_add(const char *arg, void *field, const char **why);
+void mb_cli_list_format(const void *field, char *buf, size_t len);
+
 #endif

@@ -67,8 +67,12 @@ static int check_outputs(const struct mb_env *env)
 
 int mb_session_check_options(const struct mb_cli *cli)
 {
-	static const char *const needs_baseline[] = { "threshold", "alpha", "fail-on-regression" };
+	static const char *const needs_baseline[] = { "threshold", "alpha", "fail-on-regression",
+						      "ignore" };
 	const struct mb_env *env = &cli->env;
+	struct mb_cmp_opts probe = { 0 };
+	char *bufs[MB_CLI_LIST_MAX] = { NULL };
+	int ret;
 
 	for (size_t i = 0; i < sizeof(needs_baseline) / sizeof(*needs_baseline); i++) {
 		if (mb_cli_given(cli, needs_baseline[i]) && !env->baseline) {
@@ -82,7 +86,15 @@ int mb_session_check_options(const struct mb_cli *cli)
 		       env->save_baseline, MB_BASELINE_NAME_MAX);
 		return -EINVAL;
 	}
-	return check_outputs(env);
+	/* Too many --ignore names: said now, not after the runs. */
+	ret = mb_cmp_opts_ignore(&probe, &env->ignore, bufs);
+	for (int i = 0; i < MB_CLI_LIST_MAX; i++)
+		free(bufs[i]);
+	if (ret == -E2BIG) {
+		mb_err("--ignore: at most %d names", MB_CMP_MAX_IGNORE);
+		return -EINVAL;
+	}
+	return ret ? ret : check_outputs(env);
 }
 
 /* The CPUs the runs will use, as the preflight judges them: those the producers are pinned to. */
@@ -148,12 +160,16 @@ static int compare_baseline(struct mb_session *s, const struct mb_json *doc, int
 		.alpha = env->alpha,
 		.metric = MB_CMP_AUTO,
 	};
-	struct mb_comparison c;
-	char base[128];
+	char *bufs[MB_CLI_LIST_MAX] = { NULL }, base[128];
+	struct mb_comparison c = { 0 };
 	FILE *f = mb_progress_stream();
 
-	if (mb_compare(s->baseline, doc, &opts, &c)) {
+	/* The names were counted before the runs (mb_session_check_options). */
+	if (mb_cmp_opts_ignore(&opts, &env->ignore, bufs) ||
+	    mb_compare(s->baseline, doc, &opts, &c)) {
 		mb_comparison_free(&c);
+		for (int i = 0; i < MB_CLI_LIST_MAX; i++)
+			free(bufs[i]);
 		mb_err("--baseline %s: out of memory", env->baseline);
 		return MB_EXIT_FAIL;
 	}
@@ -168,6 +184,8 @@ static int compare_baseline(struct mb_session *s, const struct mb_json *doc, int
 		status = MB_EXIT_FAIL;
 	}
 	mb_comparison_free(&c);
+	for (int i = 0; i < MB_CLI_LIST_MAX; i++)
+		free(bufs[i]);
 	return status;
 }
 

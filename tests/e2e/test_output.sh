@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# Structured output: JSON against the schema, CSV shape, -o written atomically.
+# Structured output: JSON against the schema, CSV shape, -o written atomically (regular files),
+# in place (devices, FIFOs) or through symbolic links.
 . "$(dirname "$0")/lib.sh"
 
 expect_rc 0 "json to stdout" -w1 -d3 --interval_ms 100 -a bpf-noop --format json
@@ -75,6 +76,26 @@ refused_early "plot: -o $TMP/w/missing/p.svg: directory $TMP/w/missing does not 
 	plot "$TMP/r.json" -o "$TMP/w/missing/p.svg"
 check "nothing left behind" [ "$(cd "$TMP/w" && find . | sort | tr '\n' ' ')" = ". ./dir ./file " ]
 
+# A suffix that names a format other than --format is refused before anything runs; without
+# --format the suffix picks it.
+refused_early "-o/--output $TMP/x.json: suffix .json contradicts --format csv" \
+	"${LONG[@]}" count-local --format csv -o "$TMP/x.json"
+refused_early "-o/--output $TMP/x.csv: suffix .csv contradicts --format json" \
+	"${LONG[@]}" count-local --format json -o "$TMP/x.csv"
+refused_early "-o/--output $TMP/x.md: suffix .md: Markdown is only for the tables" \
+	"${LONG[@]}" count-local -o "$TMP/x.md"
+refused_early "compare: -o/--output $TMP/x.json: suffix .json contradicts --format csv" \
+	compare "$TMP/r.json" "$TMP/r.json" --format csv -o "$TMP/x.json"
+refused_early "sweep: -o/--output $TMP/x.csv: suffix .csv, but -o gets the JSON document" \
+	sweep "${LONG[@]}" bpf-loop --param nr_loops=1,10 -o "$TMP/x.csv"
+check "nothing written for a contradicting suffix" bash -c "! ls $TMP/x.* 2>/dev/null"
+expect_rc 0 "--format csv -o x.csv agree" "${FAST[@]}" count-local --format csv -o "$TMP/agree.csv"
+check "the CSV written" bash -c "head -n1 $TMP/agree.csv | grep -q ^bench,"
+expect_rc 0 "compare -o c.csv: CSV from the suffix" compare "$TMP/r.json" "$TMP/r.json" \
+	-o "$TMP/c.csv"
+check "compare: the CSV written" bash -c "head -n1 $TMP/c.csv | grep -q ^bench,"
+
+
 # A directory that takes no files: read-only (root may write where the mode says no, not on a
 # read-only mount), here a read-only bind mount in a private mount namespace.
 mkdir "$TMP/ro"
@@ -93,6 +114,97 @@ if unshare -m sh -c "mount --bind '$TMP/ro' '$TMP/ro' && mount -o remount,bind,r
 else
 	echo "  SKIP [$NAME] -o into a read-only directory: no read-only bind mount here"
 fi
+
+# -o on what is not a regular file (nodes this test makes, never /dev itself): a character
+# device or a FIFO is written in place and stays what it was; its write errors fail the run.
+N=$TMP/n
+mkdir "$N"
+node_kind() { stat -c %F "$1"; }
+ended() { ! alive "$1"; }
+if mknod "$N/null" c 1 3 && mknod "$N/full" c 1 7; then
+	expect_rc 0 "-o a character device (c 1 3)" "${FAST[@]}" count-local -o "$N/null"
+	check "the device stays a character device" \
+		[ "$(node_kind "$N/null")" = "character special file" ]
+	expect_rc 1 "-o a full device (c 1 7): the write fails, exit 1" "${FAST[@]}" count-local \
+		-o "$N/full"
+	check "the failed write names -o, the path and why" \
+		grep -qxF -- "mapbench: -o/--output $N/full: No space left on device" "$ERR"
+	check "the full device stays a character device" \
+		[ "$(node_kind "$N/full")" = "character special file" ]
+	run compare "$TMP/r.json" "$TMP/r.json" -o "$N/full"
+	check "compare -o a full device: exit 1 naming -o and the path (got $rc)" bash -c \
+		"[ $rc -eq 1 ] && grep -qF -- '-o/--output $N/full: No space left on device' '$ERR'"
+	run sweep "${FAST[@]}" bpf-loop --param nr_loops=1,10 -q -o "$N/full"
+	check "sweep -o a full device: exit 1 naming -o and the path (got $rc)" bash -c \
+		"[ $rc -eq 1 ] && grep -qF -- '-o/--output $N/full: No space left on device' '$ERR'"
+	check "the full device stays one after compare and sweep" \
+		[ "$(node_kind "$N/full")" = "character special file" ]
+	rm -f "$N/null" "$N/full"
+else
+	echo "  SKIP [$NAME] -o a character device: mknod not permitted here"
+fi
+
+mkfifo "$N/fifo"
+cat "$N/fifo" >"$N/fifo.out" &
+reader=$!
+expect_rc 0 "-o a FIFO with a reader" "${FAST[@]}" count-local -o "$N/fifo" --format json
+wait_for "the FIFO's reader got to the end of the document" "-" ended "$reader" ||
+	kill "$reader" 2>/dev/null
+wait "$reader"
+check "the FIFO stays a FIFO" [ "$(node_kind "$N/fifo")" = "fifo" ]
+schema_check "$N/fifo.out"
+rm -f "$N/fifo" "$N/fifo.out"
+
+# A symbolic link is followed: the file it names gets the document, the link stays a link,
+# no temporary file is left beside either. A link that names nothing is refused (as cp does).
+mkdir "$N/real"
+echo old >"$N/real/r.json"
+ln -s real/r.json "$N/link.json"
+expect_rc 0 "-o a symbolic link" "${FAST[@]}" count-local -o "$N/link.json"
+check "the link stays a link" [ -L "$N/link.json" ]
+check "the link still names the same file" [ "$(readlink "$N/link.json")" = real/r.json ]
+schema_check "$N/real/r.json"
+check "nothing else beside the link or the target" \
+	[ "$(cd "$N" && find . | sort | tr '\n' ' ')" = ". ./link.json ./real ./real/r.json " ]
+echo old >"$N/real/r.json"
+expect_rc 0 "compare -o a symbolic link" compare "$TMP/r.json" "$TMP/r.json" --format json \
+	-o "$N/link.json"
+check "compare: the link stays, the target holds the comparison" bash -c \
+	"[ -L '$N/link.json' ] && jq -e .comparison '$N/real/r.json' >/dev/null"
+echo old >"$N/real/r.json"
+expect_rc 0 "sweep -o a symbolic link" sweep "${FAST[@]}" bpf-loop --param nr_loops=1,10 -q \
+	-o "$N/link.json"
+check "sweep: the link stays, the target holds the sweep" bash -c \
+	"[ -L '$N/link.json' ] && jq -e .sweep '$N/real/r.json' >/dev/null"
+if command -v "${MAPBENCH_GNUPLOT:-gnuplot}" >/dev/null; then
+	ln -s real/c.svg "$N/chart.svg"
+	: >"$N/real/c.svg"
+	expect_rc 0 "plot -o a symbolic link" plot "$N/real/r.json" -o "$N/chart.svg"
+	check "plot: the link stays, the target holds the chart" bash -c \
+		"[ -L '$N/chart.svg' ] && grep -q '<svg' '$N/real/c.svg'"
+	if mknod "$N/null.svg" c 1 3; then
+		expect_rc 0 "plot -o a character device (c 1 3)" plot "$N/real/r.json" \
+			-o "$N/null.svg"
+		check "plot: the device stays a character device" \
+			[ "$(node_kind "$N/null.svg")" = "character special file" ]
+	fi
+	rm -f "$N/chart.svg" "$N/real/c.svg" "$N/null.svg"
+else
+	echo "  SKIP [$NAME] plot -o a symbolic link: no gnuplot"
+fi
+mkdir "$N/bl"
+ln -s ../real/r.json "$N/bl/b.json"
+MAPBENCH_BASELINE_DIR="$N/bl" expect_rc 0 "--save-baseline onto a symbolic link" "${FAST[@]}" \
+	-q count-local --save-baseline b
+check "baseline: the link stays, the target holds the results" bash -c \
+	"[ -L '$N/bl/b.json' ] && jq -e '.results[0].bench == \"count-local\"' \
+		'$N/real/r.json' >/dev/null"
+ln -s nothere.json "$N/dangling.json"
+refused_early "-o/--output $N/dangling.json: symbolic link to nothere.json, which does not exist" \
+	"${LONG[@]}" count-local -o "$N/dangling.json"
+refused_early "compare: -o/--output $N/dangling.json: symbolic link to nothere.json" \
+	compare "$TMP/r.json" "$TMP/r.json" -o "$N/dangling.json"
+check "a dangling link makes nothing" [ ! -e "$N/nothere.json" ]
 
 # Several benches in one run: one document, one result each, in order; a table in text.
 expect_rc 0 "two benches" "${FAST[@]}" count-global count-local --format json

@@ -213,6 +213,18 @@ jq '.results[0].samples |= map(.latency_kernel /= 3 | .throughput *= 3)' "$TMP/b
 expect_rc 1 "--baseline --fail-on-regression" -w0 -d6 --interval_ms 100 -a bpf-loop --nr_loops 100 -q \
 	--baseline fast --fail-on-regression
 check "regression against the baseline" grep -q "regressed against baseline fast" "$ERR"
+# The hint after an unmatched --baseline names --ignore, and --ignore works with --baseline.
+expect_rc 0 "--baseline with other parameters" "${FAST[@]}" -a -q bpf-loop --nr_loops 10 \
+	--baseline b1
+check "--baseline: unmatched, the hint names --ignore" \
+	grep -q "Hint: bpf-loop differs in nr_loops 100 -> 10; --ignore nr_loops" "$OUT"
+expect_rc 0 "--baseline --ignore nr_loops" "${FAST[@]}" -a -q bpf-loop --nr_loops 10 --baseline b1 \
+	--ignore nr_loops
+check "--baseline --ignore: matched across the parameter" \
+	grep -qE "^bpf-loop +nr_loops=100 .*nr_loops 100 -> 10" "$OUT"
+check "--baseline --ignore: nothing left unmatched" bash -c "! grep -q '^Only in' '$OUT'"
+expect_usage "--ignore: only with --baseline NAME (or in mapbench compare)" "${FAST[@]}" \
+	count-local --ignore producers
 expect_rc 0 "a sweep saved as a baseline" sweep bpf-loop --param nr_loops=1,10 "${FAST[@]}" -q --save-baseline sw
 jq_check "the saved sweep" "$TMP/baselines/sw.json" '.sweep.points | length == 2'
 expect_usage "--baseline no baseline 'nosuch' in $TMP/baselines" "${FAST[@]}" count-local --baseline nosuch

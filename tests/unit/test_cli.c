@@ -223,6 +223,44 @@ static void test_validate(void **state)
 	mb_cli_free(&cli);
 }
 
+/* -o's suffix: the format when --format is not given, refused when it names another. */
+static void test_output_suffix(void **state)
+{
+	struct mb_cli cli;
+
+	(void)state;
+	assert_int_equal(PARSE(&cli, "-o", "r.json", "count-local"), 0);
+	assert_int_equal(mb_cli_output_format(&cli, "", -1), 0);
+	assert_int_equal(cli.env.format, MB_FORMAT_JSON);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "-o", "dir.csv/r", "count-local"), 0);
+	assert_int_equal(mb_cli_output_format(&cli, "", -1), 0);
+	assert_int_equal(cli.env.format, MB_FORMAT_TEXT);	/* a directory's dot is no suffix */
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "--format", "csv", "-o", "r.json", "count-local"), 0);
+	assert_int_equal(mb_cli_output_format(&cli, "", -1), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "--format", "json", "-o", "r.txt", "count-local"), 0);
+	assert_int_equal(mb_cli_output_format(&cli, "", -1), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "--format", "csv", "-o", "r.csv", "count-local"), 0);
+	assert_int_equal(mb_cli_output_format(&cli, "", -1), 0);
+	assert_int_equal(cli.env.format, MB_FORMAT_CSV);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "--format", "json", "-o", "r.out", "count-local"), 0);
+	assert_int_equal(mb_cli_output_format(&cli, "", -1), 0);
+	assert_int_equal(cli.env.format, MB_FORMAT_JSON);
+	mb_cli_free(&cli);
+	/* A sweep's -o is always JSON: --format is the table's, a .csv suffix contradicts -o. */
+	assert_int_equal(PARSE(&cli, "--format", "csv", "-o", "s.json", "count-local"), 0);
+	assert_int_equal(mb_cli_output_format(&cli, "sweep: ", MB_FORMAT_JSON), 0);
+	assert_int_equal(cli.env.format, MB_FORMAT_CSV);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "-o", "s.csv", "count-local"), 0);
+	assert_int_equal(mb_cli_output_format(&cli, "sweep: ", MB_FORMAT_JSON), -EINVAL);
+	mb_cli_free(&cli);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_bench_options),
 		cmocka_unit_test(test_scope),
 		cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_output_suffix),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

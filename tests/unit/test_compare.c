@@ -199,6 +199,30 @@ static void test_config_in_match(void **state)
 	mb_json_free(doc);
 }
 
+/* --ignore a,b --ignore c (from a run's --baseline or from compare): one list of names. */
+static void test_ignore_lists(void **state)
+{
+	struct mb_cli_list l = { .items = { "nr_loops,producers", "affinity" }, .nr = 2 };
+	struct mb_cmp_opts o = default_opts();
+	char *bufs[MB_CLI_LIST_MAX] = { NULL }, many[256] = "a";
+
+	(void)state;
+	assert_int_equal(mb_cmp_opts_ignore(&o, &l, bufs), 0);
+	assert_int_equal(o.nr_ignore, 3);
+	assert_string_equal(o.ignore[0], "nr_loops");
+	assert_string_equal(o.ignore[1], "producers");
+	assert_string_equal(o.ignore[2], "affinity");
+	for (int i = 0; i < MB_CLI_LIST_MAX; i++)
+		free(bufs[i]);
+	memset(bufs, 0, sizeof(bufs));
+	for (int i = 1; i <= MB_CMP_MAX_IGNORE; i++)
+		strcat(many, ",a");
+	l = (struct mb_cli_list){ .items = { many }, .nr = 1 };
+	o = default_opts();
+	assert_int_equal(mb_cmp_opts_ignore(&o, &l, bufs), -E2BIG);
+	free(bufs[0]);
+}
+
 static void test_ignore(void **state)
 {
 	char b[4096], n[4096];
@@ -383,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_matching),
 		cmocka_unit_test(test_config_in_match),
 		cmocka_unit_test(test_ignore),
+		cmocka_unit_test(test_ignore_lists),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_noise),
 		cmocka_unit_test(test_failed_result),
