@@ -172,25 +172,52 @@ int mb_map_memlock(int map_fd, uint64_t *bytes)
 	return ret;
 }
 
-/* Walk the keys of a hash-like map: how many there are. 0 or -errno. */
-static int count_keys(int fd, uint32_t key_size, uint64_t *n)
+/*
+ * A key the map does not hold, to start a walk from (a NULL key would do, but valgrind cannot
+ * tell that the kernel ignores it): all 0xff, or 0xfe, ... An LPM key of prefix length
+ * 0xffffffff is above any trie's, and the kernel walks from the leftmost node.
+ */
+static int absent_key(int fd, const struct bpf_map_info *info, uint8_t *key)
 {
-	void *key = calloc(2, key_size ? key_size : 1), *next;
-	void *prev = NULL;
-	int err = 0;
+	int ncpus = libbpf_num_possible_cpus();
+	/* Room for a per-CPU value: one 8-byte aligned copy per possible CPU. */
+	size_t vsize = (((size_t)info->value_size + 7) & ~(size_t)7) *
+		       (size_t)(ncpus > 0 ? ncpus : 1);
+	void *val = malloc(vsize ? vsize : 8);
+	int err = -EEXIST;
 
-	if (!key)
+	if (!val)
 		return -ENOMEM;
-	next = (char *)key + key_size;
-	*n = 0;
-	while (!bpf_map_get_next_key(fd, prev, next)) {
-		memcpy(key, next, key_size);
-		prev = key;
-		(*n)++;
+	for (int b = 0xff; b > 0xfb && err == -EEXIST; b--) {
+		memset(key, b, info->key_size);
+		if (info->type == BPF_MAP_TYPE_LPM_TRIE || bpf_map_lookup_elem(fd, key, val))
+			err = 0;
 	}
-	if (errno != ENOENT)
+	free(val);
+	return err;
+}
+
+/* Walk the keys of a hash-like map: how many there are. 0 or -errno. */
+static int count_keys(int fd, const struct bpf_map_info *info, uint64_t *n)
+{
+	uint8_t *cur = calloc(2, info->key_size ? info->key_size : 1), *next, *t;
+	uint8_t *buf = cur;
+	int err;
+
+	if (!cur)
+		return -ENOMEM;
+	next = cur + info->key_size;
+	*n = 0;
+	err = absent_key(fd, info, cur);
+	while (!err && !bpf_map_get_next_key(fd, cur, next)) {
+		(*n)++;
+		t = cur;
+		cur = next;
+		next = t;
+	}
+	if (!err && errno != ENOENT)
 		err = -errno;
-	free(key);
+	free(buf);
 	return err;
 }
 
@@ -225,7 +252,7 @@ int mb_map_count_entries(int fd, const struct bpf_map_info *info, uint64_t *n)
 	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
 	case BPF_MAP_TYPE_HASH_OF_MAPS:
 	case BPF_MAP_TYPE_LPM_TRIE:
-		return count_keys(fd, info->key_size, n);
+		return count_keys(fd, info, n);
 	default:
 		return -EOPNOTSUPP;
 	}

@@ -40,10 +40,10 @@ int mb_map_memlock(int map_fd, uint64_t *bytes);
 
 /*
  * Add extra.memory.<label> = { memlock_bytes, max_entries, entries, bytes_per_entry,
- * memlock_counts } to a result: memlock is the kernel's estimate (see docs/methodology.md), max_entries the map's
- * capacity as the kernel holds it (with any head room), entries those present now (read back:
- * arrays hold max_entries, hash-like maps are walked; @inserted where the map cannot say, as
- * the bloom filter), bytes_per_entry memlock / entries (null for an empty map).
+ * memlock_counts } to a result: memlock is the kernel's estimate (docs/methodology.md),
+ * max_entries the capacity the kernel holds (with any head room), entries those present now
+ * (read back: arrays hold max_entries, hash-like maps are walked; @inserted where the map
+ * cannot say, as the bloom filter), bytes_per_entry memlock / entries (null when empty).
  */
 void mb_run_report_map_memory(struct mb_run *run, const char *label, int map_fd,
 			      uint64_t inserted);

@@ -152,6 +152,11 @@ static void test_count_entries(void **state)
 	for (uint32_t i = 0; i < 7; i++)
 		assert_int_equal(bpf_map_update_elem(fd, &i, &v, BPF_ANY), 0);
 	assert_int_equal(count_of(fd), 7);
+	/* The walk's start key itself present: still every key once. */
+	k.plen = 0xffffffff;
+	assert_int_equal(bpf_map_update_elem(fd, &k.plen, &v, BPF_ANY), 0);
+	assert_int_equal(count_of(fd), 8);
+	k.plen = 32;
 	close(fd);
 	/* A duplicate prefix replaces the entry: two inserts, one entry. */
 	fd = bpf_map_create(BPF_MAP_TYPE_LPM_TRIE, "mb_t_cnt", 8, 8, 100, &np);
