@@ -458,6 +458,10 @@ static void report_setup(struct mb_run *run, struct hash_state *st, uint64_t cre
 	mb_json_set_num(extra, "ops_per_iteration", st->ops_per_iter);
 	mb_json_set_num(extra, "max_entries", a->max_entries);
 	mb_json_set_num(extra, "max_entries_headroom", a->max_entries_headroom);
+	/* The entries asked for: matching must not see the head room (extra says it). */
+	if (a->max_entries_headroom && run->params)
+		mb_json_set_num(run->params, "max_entries",
+				a->max_entries - a->max_entries_headroom);
 	if (st->leaf->lru) {
 		bool common = !(a->map_flags & BPF_F_NO_COMMON_LRU);
 
@@ -525,10 +529,6 @@ int hash_setup(struct mb_run *run)
 	st->mim = a->map_type->map_in_map;
 	st->map_fd = -1;
 	st->nr_producers = run->nr_producers;
-	/* The entries asked for: matching must not see the head room (extra says it). */
-	if (a->max_entries_headroom && run->params)
-		mb_json_set_num(run->params, "max_entries",
-				a->max_entries - a->max_entries_headroom);
 	st->ops_per_iter = st->op == HASH_MIXED ? 3 : 1;
 	st->src = hash_kernel_src(st->op, &a->key_dist);
 	st->bucket_fill = a->fill_order == HASH_FILL_BUCKET && !st->leaf->array &&
