@@ -172,20 +172,144 @@ int mb_map_memlock(int map_fd, uint64_t *bytes)
 	return ret;
 }
 
+/*
+ * A key the map does not hold, to start a walk from (a NULL key would do, but valgrind cannot
+ * tell that the kernel ignores it): all 0xff, or 0xfe, ... An LPM key of prefix length
+ * 0xffffffff is above any trie's, and the kernel walks from the leftmost node.
+ */
+static int absent_key(int fd, const struct bpf_map_info *info, uint8_t *key)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	/* Room for a per-CPU value: one 8-byte aligned copy per possible CPU. */
+	size_t vsize = (((size_t)info->value_size + 7) & ~(size_t)7) *
+		       (size_t)(ncpus > 0 ? ncpus : 1);
+	void *val = malloc(vsize ? vsize : 8);
+	int err = -EEXIST;
+
+	if (!val)
+		return -ENOMEM;
+	for (int b = 0xff; b > 0xfb && err == -EEXIST; b--) {
+		memset(key, b, info->key_size);
+		if (info->type == BPF_MAP_TYPE_LPM_TRIE || bpf_map_lookup_elem(fd, key, val))
+			err = 0;
+	}
+	free(val);
+	return err;
+}
+
+/* Walk the keys of a hash-like map: how many there are. 0 or -errno. */
+static int count_keys(int fd, const struct bpf_map_info *info, uint64_t *n)
+{
+	uint8_t *cur = calloc(2, info->key_size ? info->key_size : 1), *next, *t;
+	uint8_t *buf = cur;
+	int err;
+
+	if (!cur)
+		return -ENOMEM;
+	next = cur + info->key_size;
+	*n = 0;
+	err = absent_key(fd, info, cur);
+	while (!err && !bpf_map_get_next_key(fd, cur, next)) {
+		(*n)++;
+		t = cur;
+		cur = next;
+		next = t;
+	}
+	if (!err && errno != ENOENT)
+		err = -errno;
+	free(buf);
+	return err;
+}
+
+/* Slots of an array of maps that hold an inner map. */
+static int count_slots(int fd, uint32_t max_entries, uint64_t *n)
+{
+	uint32_t id;
+
+	*n = 0;
+	for (uint32_t i = 0; i < max_entries; i++) {
+		if (!bpf_map_lookup_elem(fd, &i, &id))
+			(*n)++;
+		else if (errno != ENOENT)
+			return -errno;
+	}
+	return 0;
+}
+
+int mb_map_count_entries(int fd, const struct bpf_map_info *info, uint64_t *n)
+{
+	switch (info->type) {
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+		/* Every slot holds a value. */
+		*n = info->max_entries;
+		return 0;
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
+		return count_slots(fd, info->max_entries, n);
+	case BPF_MAP_TYPE_HASH:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+	case BPF_MAP_TYPE_HASH_OF_MAPS:
+	case BPF_MAP_TYPE_LPM_TRIE:
+		return count_keys(fd, info, n);
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+const char *mb_memlock_counts(const struct bpf_map_info *info)
+{
+	switch (info->type) {
+	case BPF_MAP_TYPE_HASH:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_HASH_OF_MAPS:
+		return info->map_flags & BPF_F_NO_PREALLOC ? "present" : "capacity";
+	case BPF_MAP_TYPE_LPM_TRIE:
+		return "present";
+	case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
+	case BPF_MAP_TYPE_BLOOM_FILTER:
+		return "capacity";
+	default:
+		return NULL;
+	}
+}
+
 void mb_run_report_map_memory(struct mb_run *run, const char *label, int map_fd,
-			      uint64_t entries)
+			      uint64_t inserted)
 {
 	struct mb_json *mem = mb_json_child(mb_json_child(mb_run_extra(run), "memory"), label);
-	uint64_t bytes;
+	struct bpf_map_info info = {};
+	uint32_t len = sizeof(info);
+	uint64_t bytes, n = inserted;
+	bool known = true;
+	int err;
 
 	if (mb_map_memlock(map_fd, &bytes)) {
 		mb_json_set(mem, "memlock_bytes", mb_json_null());
 		return;
 	}
 	mb_json_set_num(mem, "memlock_bytes", (double)bytes);
-	mb_json_set_num(mem, "entries", (double)entries);
-	mb_json_set(mem, "bytes_per_entry", entries ? mb_json_number((double)bytes / (double)entries) :
-						      mb_json_null());
+	if (bpf_obj_get_info_by_fd(map_fd, &info, &len)) {
+		mb_json_set(mem, "max_entries", mb_json_null());
+		mb_json_set(mem, "memlock_counts", mb_json_null());
+	} else {
+		mb_json_set_num(mem, "max_entries", info.max_entries);
+		mb_json_set_str(mem, "memlock_counts", mb_memlock_counts(&info));
+		/* Read back where the map can say; else what the bench put in. */
+		err = mb_map_count_entries(map_fd, &info, &n);
+		if (err == -EOPNOTSUPP)
+			n = inserted;
+		else if (err)
+			known = false;
+	}
+	mb_json_set(mem, "entries", known ? mb_json_number((double)n) : mb_json_null());
+	mb_json_set(mem, "bytes_per_entry", known && n ? mb_json_number((double)bytes / (double)n) :
+							 mb_json_null());
 }
 
 void mb_explain_map_create(int err, const char *what, char *buf, size_t len)

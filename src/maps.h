@@ -39,11 +39,25 @@ void mb_map_flags_format(uint32_t flags, char *buf, size_t len);
 int mb_map_memlock(int map_fd, uint64_t *bytes);
 
 /*
- * Add extra.memory.<label> = { memlock_bytes, entries, bytes_per_entry } to a result. The
- * memlock figure is the kernel's estimate (it undercounts maps that allocate on update).
+ * Add extra.memory.<label> = { memlock_bytes, max_entries, entries, bytes_per_entry,
+ * memlock_counts } to a result: memlock is the kernel's estimate (docs/methodology.md),
+ * max_entries the capacity the kernel holds (with any head room), entries those present now
+ * (read back: arrays hold max_entries, hash-like maps are walked; @inserted where the map
+ * cannot say, as the bloom filter), bytes_per_entry memlock / entries (null when empty).
  */
 void mb_run_report_map_memory(struct mb_run *run, const char *label, int map_fd,
-			      uint64_t entries);
+			      uint64_t inserted);
+
+struct bpf_map_info;
+/*
+ * What a map's memlock counts (kernels with per-type estimates, 6.4+): "capacity" for maps
+ * that allocate every slot at creation, "present" for those that allocate on insert
+ * (no_prealloc hashes, lpm_trie: their buckets or header plus the entries present, never the
+ * allocator's rounding or caches), NULL for other types.
+ */
+const char *mb_memlock_counts(const struct bpf_map_info *info);
+/* Entries present in a map: 0, -EOPNOTSUPP (the type cannot say) or -errno. */
+int mb_map_count_entries(int fd, const struct bpf_map_info *info, uint64_t *n);
 
 /*
  * Bytes of one value as user space passes it to bpf_map_*_elem: per-CPU maps take one 8-byte

@@ -263,6 +263,7 @@ static int validate_sizes(struct mb_run *run, struct hash_args *a, enum hash_op 
 			return mb_run_usage(run, "--nr_entries %u: the map it needs has more than %u entries",
 					    a->nr_entries, UINT32_MAX);
 		a->max_entries = (uint32_t)max;
+		a->max_entries_headroom = (uint32_t)(max - need);
 		return 0;
 	}
 	if (need > a->max_entries) {
@@ -468,8 +469,8 @@ static void hash_map_line(FILE *f, const struct mb_run *run)
 	const struct hash_args *a = run->args;
 	struct mb_json *extra = run->extra;
 	struct mb_json *mem = mb_json_get(mb_json_get(extra, "memory"), "map");
-	struct mb_json *setup = mb_json_get(extra, "setup");
-	char flags[128];
+	struct mb_json *setup = mb_json_get(extra, "setup"), *bpe;
+	char flags[128], per[48];
 
 	if (mb_log_quiet() || !mem)
 		return;
@@ -477,13 +478,20 @@ static void hash_map_line(FILE *f, const struct mb_run *run)
 	fprintf(f, "Map: %s%s%s, flags %s, %u entries", a->map_type->name,
 		a->map_type->map_in_map ? " of " : "",
 		a->map_type->map_in_map ? a->inner_type->name : "", flags, a->max_entries);
+	if (a->max_entries_headroom)
+		fprintf(f, " (%u asked + %u LRU head room)", a->max_entries - a->max_entries_headroom,
+			a->max_entries_headroom);
 	if (hash_bench_op(run->bench) == HASH_INSERT)
 		fprintf(f, " (empty, %u keys inserted per round)", a->nr_entries);
 	else
 		fprintf(f, " (%u filled)", a->nr_entries);
-	fprintf(f, ", key %u B, value %u B: memlock %.0f B (%.1f B/entry); setup %.1f ms (create %.1f ms, fill %.1f ms)\n",
-		a->key_size, a->value_size, mb_json_num(mb_json_get(mem, "memlock_bytes"), 0),
-		mb_json_num(mb_json_get(mem, "bytes_per_entry"), 0),
+	bpe = mb_json_get(mem, "bytes_per_entry");
+	if (mb_json_is(bpe, MB_JSON_NUMBER))
+		snprintf(per, sizeof(per), "%.1f B/entry", mb_json_num(bpe, 0));
+	else
+		snprintf(per, sizeof(per), "empty: no B/entry");
+	fprintf(f, ", key %u B, value %u B: memlock %.0f B (%s); setup %.1f ms (create %.1f ms, fill %.1f ms)\n",
+		a->key_size, a->value_size, mb_json_num(mb_json_get(mem, "memlock_bytes"), 0), per,
 		mb_json_num(mb_json_get(extra, "setup_ns"), 0) / 1e6,
 		mb_json_num(mb_json_get(setup, "create_ns"), 0) / 1e6,
 		mb_json_num(mb_json_get(setup, "fill_ns"), 0) / 1e6);

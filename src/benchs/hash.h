@@ -49,6 +49,12 @@ struct hash_args {
 	uint32_t batch_size;
 	int fill_order;		/* enum hash_fill_order */
 	uint32_t nr_loops;	/* bpf-hashmap-*: map operations per program run */
+	/*
+	 * Not an option: the LRU head room validate added to a derived max_entries. The map has
+	 * max_entries; params say max_entries - headroom, the entries asked for, so that results
+	 * match across map types (LRU vs hash at the same size).
+	 */
+	uint32_t max_entries_headroom;
 };
 
 enum hash_fill_order {

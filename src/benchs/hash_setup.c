@@ -457,6 +457,11 @@ static void report_setup(struct mb_run *run, struct hash_state *st, uint64_t cre
 	mb_json_set_str(extra, "path", hash_path_names[a->path]);
 	mb_json_set_num(extra, "ops_per_iteration", st->ops_per_iter);
 	mb_json_set_num(extra, "max_entries", a->max_entries);
+	mb_json_set_num(extra, "max_entries_headroom", a->max_entries_headroom);
+	/* The entries asked for: matching must not see the head room (extra says it). */
+	if (a->max_entries_headroom && run->params)
+		mb_json_set_num(run->params, "max_entries",
+				a->max_entries - a->max_entries_headroom);
 	if (st->leaf->lru) {
 		bool common = !(a->map_flags & BPF_F_NO_COMMON_LRU);
 

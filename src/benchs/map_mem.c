@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,8 @@ struct mm_row {
 	double created, filled, deleted_now, deleted, closed;
 	double usage_created, usage_filled, peak;
 	double percpu_created, percpu_filled;	/* growth of /proc/meminfo Percpu (system-wide) */
+	double percpu_values;		/* per-CPU value bytes asked for (computed) */
+	bool percpu_charged;		/* they are in the charge */
 	double memlock_created, memlock_filled, memlock_deleted;
 	double fill_ms, delete_ms;
 	bool fill_batched, delete_batched, can_delete;
@@ -319,6 +322,70 @@ static int map_mem_validate(struct mb_run *run)
 	return 0;
 }
 
+/* ---- progress on a terminal ---- */
+
+/*
+ * The phase now running (creating, filling, ...), as a status line on stderr when it is a
+ * terminal and -q is not given: a 1M-entry fill or delete takes many seconds. The fill, delete
+ * and count loops call the stop callback once per chunk of entries, which redraws it. Never in
+ * the stdout document.
+ */
+static struct {
+	bool on;
+	char what[128];
+	uint32_t nr, chunk, calls;
+	uint64_t t0, drawn;
+} prog;
+
+static void phase_draw(void)
+{
+	double s = (double)(mb_now_ns() - prog.t0) / 1e9;
+	uint64_t done = (uint64_t)prog.calls * prog.chunk;
+	char line[256];
+
+	if (prog.nr)
+		snprintf(line, sizeof(line), "%s: %.0f %% of %u, %.1f s", prog.what,
+			 100.0 * (double)(done < prog.nr ? done : prog.nr) / prog.nr, prog.nr, s);
+	else
+		snprintf(line, sizeof(line), "%s, %.1f s", prog.what, s);
+	prog.drawn = mb_now_ns();
+	mb_log_status(line);
+}
+
+/* A phase starts: @nr entries in chunks of @chunk (0: no count to show). */
+static void phase(uint32_t nr, uint32_t chunk, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!prog.on)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(prog.what, sizeof(prog.what), fmt, ap);
+	va_end(ap);
+	prog.nr = nr;
+	prog.chunk = chunk;
+	prog.calls = 0;
+	prog.t0 = mb_now_ns();
+	phase_draw();
+}
+
+/* The stop callback of the loops: redraw at most 5 times a second. */
+static bool phase_tick(void)
+{
+	if (prog.on) {
+		prog.calls++;
+		if (mb_now_ns() - prog.drawn > 200000000ULL)
+			phase_draw();
+	}
+	return mb_interrupted();
+}
+
+static void phase_clear(void)
+{
+	if (prog.on)
+		mb_log_status(NULL);
+}
+
 /* ---- one measurement ---- */
 
 static double delta(uint64_t now, uint64_t base)
@@ -390,32 +457,29 @@ static void wait_release(struct mb_run *run, struct mm_state *st, uint64_t targe
 
 	*waited = a->release_timeout_ms > 0;
 	if (mb_memcg_wait_release(&st->cg, target, a->release_timeout_ms ? a->settle_ms : 0,
-				  a->release_timeout_ms, mb_interrupted, w))
+				  a->release_timeout_ms, phase_tick, w))
 		memset(w, 0, sizeof(*w));
 }
 
-static void measure(struct mb_run *run, struct mm_state *st, struct mm_layout *l,
-		    uint32_t max_entries, struct mm_row *r)
+/* An empty row, and its fresh cgroup joined: the charge's slack, @base its first reading. */
+static uint64_t row_begin(struct mm_state *st, uint32_t max_entries, uint32_t nr,
+			  struct mm_row *r, struct mb_memcg_usage *base)
 {
-	const struct map_mem_args *a = run->args;
-	struct mb_memcg_usage base = {}, u;
-	uint64_t t0, slack = 0;
-	double percpu0;
-	int fd, err;
+	uint64_t slack = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->max_entries = max_entries;
-	r->nr = nr_to_insert(a, max_entries);
+	r->nr = nr;
 	r->created = r->filled = r->deleted_now = r->deleted = r->closed = NAN;
 	r->usage_created = r->usage_filled = r->peak = NAN;
 	r->memlock_created = r->memlock_filled = r->memlock_deleted = NAN;
 	r->fill_ms = r->delete_ms = NAN;
-	r->percpu_created = r->percpu_filled = NAN;
+	r->percpu_created = r->percpu_filled = r->percpu_values = NAN;
 	st->nr_rows++;
 	/* A fresh cgroup, joined before the map exists: the map is charged where it is made. */
 	if (st->memcg_ok) {
 		r->memcg = !mb_memcg_enter(&st->site, &st->cg, r->memcg_why, sizeof(r->memcg_why));
-		if (r->memcg && mb_memcg_read(&st->cg, &base)) {
+		if (r->memcg && mb_memcg_read(&st->cg, base)) {
 			snprintf(r->memcg_why, sizeof(r->memcg_why),
 				 "cannot read the files of the row's memory cgroup");
 			r->memcg = false;
@@ -424,8 +488,35 @@ static void measure(struct mb_run *run, struct mm_state *st, struct mm_layout *l
 	} else {
 		snprintf(r->memcg_why, sizeof(r->memcg_why), "%s", st->memcg_why);
 	}
+	return slack;
+}
+
+/* Entries holding a value after the fill, and the per-CPU values they have. */
+static void count_entries(struct mm_layout *l, int fd, uint32_t max_entries, struct mm_row *r)
+{
+	/* Every array slot holds a value; an LRU map may have evicted some entries. */
+	phase(0, 0, "map-mem: %s, %u entries: counting", l->t->name, max_entries);
+	if (l->t->array && !l->t->map_in_map)
+		r->entries = max_entries;
+	else if (l->t->lru && mm_count(l, fd, &r->entries, phase_tick))
+		r->entries = r->nr;
+	else if (!l->t->lru)
+		r->entries = r->nr;
+	r->percpu_values = mm_percpu_values_bytes(l, max_entries, r->entries);
+	r->percpu_charged = mm_percpu_charged(l);
+}
+
+static void measure(struct mb_run *run, struct mm_state *st, struct mm_layout *l,
+		    uint32_t max_entries, struct mm_row *r)
+{
+	struct mb_memcg_usage base = {}, u;
+	uint64_t t0, slack = row_begin(st, max_entries, nr_to_insert(run->args, max_entries), r,
+				       &base);
+	double percpu0;
+	int fd, err;
 
 	percpu0 = percpu_now();
+	phase(0, 0, "map-mem: %s, %u entries: creating", l->t->name, max_entries);
 	fd = mm_create(l, max_entries);
 	if (fd < 0) {
 		row_fail(st, r, fd, "creating the map");
@@ -438,8 +529,9 @@ static void measure(struct mb_run *run, struct mm_state *st, struct mm_layout *l
 		r->usage_created = delta(u.usage, base.usage);
 	}
 
+	phase(r->nr, l->chunk, "map-mem: %s, %u entries: filling", l->t->name, max_entries);
 	t0 = mb_now_ns();
-	err = mm_fill(l, fd, r->nr, &r->fill_batched, mb_interrupted);
+	err = mm_fill(l, fd, r->nr, &r->fill_batched, phase_tick);
 	r->fill_ms = (double)(mb_now_ns() - t0) / 1e6;
 	if (err) {
 		row_fail(st, r, err, "filling the map");
@@ -452,18 +544,13 @@ static void measure(struct mb_run *run, struct mm_state *st, struct mm_layout *l
 		r->usage_filled = delta(u.usage, base.usage);
 		r->peak = delta(st->cg.kmem ? u.kmem_peak : u.peak, st->cg.kmem ? base.kmem : base.usage);
 	}
-	/* Every array slot holds a value; an LRU map may have evicted some entries. */
-	if (l->t->array && !l->t->map_in_map)
-		r->entries = max_entries;
-	else if (l->t->lru && mm_count(l, fd, &r->entries, mb_interrupted))
-		r->entries = r->nr;
-	else if (!l->t->lru)
-		r->entries = r->nr;
+	count_entries(l, fd, max_entries, r);
 	if (mb_interrupted())
 		goto close;
 
+	phase(r->nr, l->chunk, "map-mem: %s, %u entries: deleting", l->t->name, max_entries);
 	t0 = mb_now_ns();
-	err = mm_delete(l, fd, r->nr, &r->delete_batched, mb_interrupted);
+	err = mm_delete(l, fd, r->nr, &r->delete_batched, phase_tick);
 	r->delete_ms = (double)(mb_now_ns() - t0) / 1e6;
 	r->can_delete = err != -EOPNOTSUPP;
 	if (!r->can_delete) {
@@ -476,6 +563,8 @@ static void measure(struct mb_run *run, struct mm_state *st, struct mm_layout *l
 		if (read_charged(st, r, &u)) {
 			r->deleted_now = delta(u.charged, base.charged);
 			/* Deleted elements come back late (RCU); at best to the created size. */
+			phase(0, 0, "map-mem: %s, %u entries: waiting for the deleted entries' release",
+			      l->t->name, max_entries);
 			wait_release(run, st, base.charged + (uint64_t)fmax(r->created, 0) + slack,
 				     &r->del_wait, &r->del_waited);
 			r->deleted = delta(r->del_wait.end_bytes, base.charged);
@@ -485,10 +574,13 @@ close:
 	close(fd);
 	if (!r->err && r->memcg && !mb_interrupted()) {
 		/* The map itself is freed later still, from a workqueue after RCU. */
+		phase(0, 0, "map-mem: %s, %u entries: waiting for the closed map's release",
+		      l->t->name, max_entries);
 		wait_release(run, st, base.charged + slack, &r->close_wait, &r->close_waited);
 		r->closed = delta(r->close_wait.end_bytes, base.charged);
 	}
 out:
+	phase_clear();
 	if (st->cg.created) {
 		err = mb_memcg_leave(&st->cg);
 		if (err)
@@ -523,6 +615,9 @@ static struct mb_json *row_json(const struct mm_row *r)
 {
 	struct mb_json *o = mb_json_object();
 	double e = (double)r->entries;
+	/* memlock counts per-CPU values; where the charge leaves them out, they are added. */
+	double compared = r->filled + (isnan(r->percpu_values) || r->percpu_charged ? 0 :
+				       r->percpu_values);
 
 	mb_json_set_num(o, "max_entries", r->max_entries);
 	mb_json_set_num(o, "nr_entries", r->nr);
@@ -542,8 +637,10 @@ static struct mb_json *row_json(const struct mm_row *r)
 	mb_json_set(o, "memlock_created_bytes", num_or_null(r->memlock_created));
 	mb_json_set(o, "memlock_filled_bytes", num_or_null(r->memlock_filled));
 	mb_json_set(o, "memlock_deleted_bytes", num_or_null(r->memlock_deleted));
-	mb_json_set(o, "memlock_error", num_or_null(r->filled > 0 ?
-		    (r->memlock_filled - r->filled) / r->filled : NAN));
+	mb_json_set(o, "percpu_values_bytes", num_or_null(r->percpu_values));
+	mb_json_set(o, "compared_bytes", num_or_null(compared));
+	mb_json_set(o, "memlock_error", num_or_null(compared > 0 ?
+		    (r->memlock_filled - compared) / compared : NAN));
 	mb_json_set_bool(o, "can_delete", r->can_delete);
 	mb_json_set(o, "deleted_immediate_bytes", num_or_null(r->deleted_now));
 	mb_json_set(o, "deleted_bytes", num_or_null(r->deleted));
@@ -568,6 +665,8 @@ static struct mb_json *type_json(const struct mm_layout *l)
 	mb_json_set_num(o, "key_size", l->key_size);
 	mb_json_set_num(o, "value_size", l->value_size);
 	mb_json_set_bool(o, "percpu", l->t->percpu);
+	mb_json_set(o, "percpu_values_charged", l->t->percpu ?
+		    mb_json_bool(mm_percpu_charged(l)) : mb_json_null());
 	mb_json_set_str(o, "map_flags", flags);
 	mb_json_set(o, "rows", mb_json_array());
 	return o;
@@ -588,6 +687,7 @@ static int map_mem_setup(struct mb_run *run)
 	run->priv = st;
 	run->runner = "syscall";
 	st->inner_fd = -1;
+	prog.on = isatty(STDERR_FILENO) && !mb_log_quiet();
 	for (int i = 0; mb_map_types[i].name; i++)
 		inner |= (a->types & (1u << i)) && mb_map_types[i].map_in_map;
 	/* Made before any measurement's cgroup exists, so no row is charged for it. */
@@ -653,6 +753,7 @@ static int measure_type(struct mb_run *run, struct mm_state *st,
 			fflush(f);
 			mb_json_append(rows, row);
 		}
+		mm_print_note(f, t->name, tj);
 	}
 	mm_layout_free(&l);
 	return 0;

@@ -35,6 +35,18 @@ int mm_layout_init(struct mm_layout *l, const struct mb_map_type_info *t, uint32
 		   uint32_t value_size, uint32_t flags, int inner_fd);
 void mm_layout_free(struct mm_layout *l);
 
+/*
+ * Whether the per-CPU values of a per-CPU map are in its cgroup's charge: only those allocated
+ * on insert (no_prealloc); false for other maps.
+ */
+bool mm_percpu_charged(const struct mm_layout *l);
+/*
+ * Bytes of per-CPU values the map asks the per-CPU allocator for (computed, not measured):
+ * one 8-byte aligned value per possible CPU for every slot (preallocated) or entry present
+ * (no_prealloc). NAN for maps without per-CPU values.
+ */
+double mm_percpu_values_bytes(const struct mm_layout *l, uint32_t max_entries, uint64_t entries);
+
 /* Create the map: an fd or -errno. */
 int mm_create(const struct mm_layout *l, uint32_t max_entries);
 /*
@@ -56,6 +68,8 @@ bool mm_keys_fit(const struct mm_layout *l, uint64_t nr);
 void mm_print_header(FILE *f, const char *type, const struct mb_json *tj,
 		     const struct mb_json *extra);
 void mm_print_row(FILE *f, const struct mb_json *row, bool percpu, const struct mb_json *extra);
+/* What the charge of this type's rows holds and leaves out, after its rows. */
+void mm_print_note(FILE *f, const char *type, const struct mb_json *tj);
 void mm_print_legend(FILE *f);
 extern const struct mb_text_style mm_text;
 

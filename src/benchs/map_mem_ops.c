@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /* map-mem: create, fill, empty and count a map of any type from user space. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
@@ -24,6 +25,24 @@ static bool is_lpm(const struct mm_layout *l)
 static bool is_bloom(const struct mm_layout *l)
 {
 	return l->t->type == BPF_MAP_TYPE_BLOOM_FILTER;
+}
+
+bool mm_percpu_charged(const struct mm_layout *l)
+{
+	/*
+	 * Values allocated with the map (preallocated) are made before map_create() records the
+	 * map's cgroup, and bpf_map_alloc_percpu() charges the map's cgroup (the root one while
+	 * unset); values allocated on insert come after, into the map's cgroup. Measured on 6.18
+	 * (docs/benchmarks.md#map-mem).
+	 */
+	return l->t->percpu && (l->flags & BPF_F_NO_PREALLOC);
+}
+
+double mm_percpu_values_bytes(const struct mm_layout *l, uint32_t max_entries, uint64_t entries)
+{
+	if (!l->t->percpu)
+		return NAN;
+	return (double)l->stride * (double)(mm_percpu_charged(l) ? entries : max_entries);
 }
 
 int mm_layout_init(struct mm_layout *l, const struct mb_map_type_info *t, uint32_t key_size,

@@ -31,6 +31,17 @@ static void fmt_ms(double ms, char *buf, size_t len)
 		snprintf(buf, len, "%.1f s", ms / 1e3);
 }
 
+/* A phase's duration, "-" where it did not run. */
+static void fmt_time(double ms, char *buf, size_t len)
+{
+	if (isnan(ms))
+		snprintf(buf, len, "-");
+	else if (ms < 10)
+		snprintf(buf, len, "%.1f ms", ms);
+	else
+		fmt_ms(ms, buf, len);
+}
+
 /* When the last drop came: "at once" when already down, "none in T" when nothing dropped. */
 static void fmt_wait(const struct mb_json *w, bool waiting, char *buf, size_t len)
 {
@@ -72,14 +83,15 @@ void mm_print_header(FILE *f, const char *type, const struct mb_json *tj,
 	else
 		fprintf(f, "memory cgroup unavailable (%s): memlock only\n",
 			mb_json_str(mb_json_get(mc, "reason"), "?"));
-	fprintf(f, "%11s %9s %11s %11s %11s %9s %11s %10s %11s %-12s %11s %-10s\n",
+	fprintf(f, "%11s %9s %11s %11s %11s %9s %11s %10s %11s %-12s %11s %-12s %8s %8s\n",
 		"max_entries", "entries", "created", "filled", "percpu", "B/entry", "memlock",
-		"vs charged", "deleted", "(released)", "closed", "(released)");
+		"vs charged", "deleted", "(released)", "closed", "(released)", "fill", "delete");
 }
 
 void mm_print_row(FILE *f, const struct mb_json *row, bool percpu, const struct mb_json *extra)
 {
 	char c[32], fl[32], ml[32], del[32], dw[40], cl[32], cw[40], bpe[32], err[32], pc[32];
+	char ft[32], dt[32];
 	bool waiting = num(extra, "release_timeout_ms") > 0;
 	bool memcg = mb_json_is(mb_json_get(row, "memcg_reason"), MB_JSON_NULL);
 	double filled = num(row, "filled_bytes"), entries = num(row, "entries");
@@ -117,16 +129,32 @@ void mm_print_row(FILE *f, const struct mb_json *row, bool percpu, const struct 
 			snprintf(del, sizeof(del), "unavailable");
 		snprintf(cl, sizeof(cl), "unavailable");
 	}
-	fprintf(f, "%11.0f %9.0f %11s %11s %11s %9s %11s %10s %11s %-12s %11s %-10s\n",
-		num(row, "max_entries"), entries, c, fl, pc, bpe, ml, err, del, dw, cl, cw);
+	fmt_time(num(row, "fill_ms"), ft, sizeof(ft));
+	fmt_time(num(row, "delete_ms"), dt, sizeof(dt));
+	fprintf(f, "%11.0f %9.0f %11s %11s %11s %9s %11s %10s %11s %-12s %11s %-12s %8s %8s\n",
+		num(row, "max_entries"), entries, c, fl, pc, bpe, ml, err, del, dw, cl, cw, ft, dt);
+}
+
+void mm_print_note(FILE *f, const char *type, const struct mb_json *tj)
+{
+	const struct mb_json *charged = mb_json_get(tj, "percpu_values_charged");
+
+	if (!mb_json_is(charged, MB_JSON_BOOL) || mb_json_str(mb_json_get(tj, "skipped"), NULL))
+		return;
+	if (mb_json_truthy(charged))
+		fprintf(f, "%11s %s: per-CPU values are allocated on insert and are in created/filled; percpu is part of filled (do not add it); vs charged: memlock vs filled\n",
+			"note:", type);
+	else
+		fprintf(f, "%11s %s: per-CPU values are allocated with the map and are not in created/filled (kernel: before the map's cgroup is set); memlock counts them; vs charged: memlock vs filled + those values (slots x value x possible CPUs, in JSON percpu_values_bytes)\n",
+			"note:", type);
 }
 
 void mm_print_legend(FILE *f)
 {
 	if (mb_log_quiet())
 		return;
-	fprintf(f, "\nB/entry: charged after the fill / entries; vs charged: memlock minus charged, in %% of charged (negative: memlock underestimates); "
-		   "percpu: growth of /proc/meminfo Percpu (system-wide): per-CPU values made with the map are not charged to its cgroup; (released): when the last drop was seen\n");
+	fprintf(f, "\nB/entry: charged after the fill / entries; vs charged: memlock minus what it is compared with (the charge, plus per-CPU values the charge leaves out: see each per-CPU table's note), in %% of that (negative: memlock underestimates); "
+		   "percpu: growth of /proc/meminfo Percpu (system-wide, in pages); (released): when the last drop was seen; fill, delete: time to fill and to empty the map from user space\n");
 }
 
 static void map_mem_result(FILE *f, const struct mb_run *run)
@@ -142,6 +170,7 @@ static void map_mem_result(FILE *f, const struct mb_run *run)
 				mb_json_str(mb_json_get(tj, "skipped"), ""));
 		for (size_t r = 0; r < mb_json_len(rows); r++)
 			mm_print_row(f, mb_json_at(rows, r), flag(tj, "percpu"), run->extra);
+		mm_print_note(f, mb_json_key_at(fp, i), tj);
 	}
 	mm_print_legend(f);
 }

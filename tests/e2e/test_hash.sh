@@ -25,7 +25,12 @@ for t in hash percpu_hash lru_hash lru_percpu_hash array percpu_array array_of_m
 		jq_check "$t $p: lookups hit, lookup-miss misses" "$j" \
 			'[.results[] | select(.bench == "map-lookup-miss") | .summary.totals.hits == 0] + [.results[] | select(.bench == "map-lookup") | .summary.totals.misses == 0] | all'
 		jq_check "$t $p: memory, setup time and op cost reported" "$j" \
-			'[.results[] | .extra.memory.map.memlock_bytes > 0 and .extra.memory.map.bytes_per_entry > 0 and .extra.setup_ns >= 0 and .summary.metrics.op_ns.mean > 0] | all'
+			'[.results[] | .extra.memory.map.memlock_bytes > 0 and .extra.setup_ns >= 0 and .summary.metrics.op_ns.mean > 0] | all'
+		# Per entry present, not per slot: map-insert's map is empty after set-up.
+		jq_check "$t $p: bytes per entry over the entries present" "$j" \
+			'[.results[] | .extra.memory.map | if .entries == 0 then .bytes_per_entry == null else .bytes_per_entry == .memlock_bytes / .entries and .entries <= .max_entries end] | all'
+		jq_check "$t $p: map-insert's map is empty at set-up, the others hold their keys" "$j" \
+			'[.results[] | (.extra.memory.map.entries == 0) == (.bench == "map-insert")] | all'
 		if [ "$p" = kernel ]; then
 			jq_check "$t kernel: in-kernel ns/op reported" "$j" \
 				'[.results[] | .summary.latency_kernel.mean > 0] | all'
@@ -110,7 +115,26 @@ ncpu=$(jq -r .context.possible_cpus "$TMP/zipf.json")
 expect_rc 0 "no_common_lru" "${SHORT[@]}" -a map-update --map_type lru_hash \
 	--map_flags no_common_lru --nr_entries 1000 -o "$TMP/nc.json"
 jq_check "no_common_lru: max_entries = (keys + 64) per possible CPU, no eviction" "$TMP/nc.json" \
-	".results[0] | .params.max_entries == 1064 * $ncpu and .extra.lru.capacity_per_cpu == 1064 and .extra.lru.common == false and .summary.totals.errors == 0"
+	".results[0] | .extra.max_entries == 1064 * $ncpu and .params.max_entries == 1000 and .extra.max_entries_headroom == 1064 * $ncpu - 1000 and .extra.lru.capacity_per_cpu == 1064 and .extra.lru.common == false and .summary.totals.errors == 0"
+
+# ---- LRU head room: said in the output, not in the parameters that match ----
+expect_rc 0 "lru_hash at 1000 entries" "${SHORT[@]}" map-lookup --map_type lru_hash \
+	--nr_entries 1000 -o "$TMP/hr-lru.json"
+check "the Map line says the head room" grep -qE "Map: lru_hash, flags 0, $((1000 + 256 * ncpu)) entries \(1000 asked \+ $((256 * ncpu)) LRU head room\)" "$OUT"
+jq_check "head room in extra, params hold the entries asked for" "$TMP/hr-lru.json" \
+	".results[0] | .params.max_entries == 1000 and .extra.max_entries == 1000 + 256 * $ncpu and .extra.max_entries_headroom == 256 * $ncpu and .extra.memory.map.max_entries == .extra.max_entries"
+expect_rc 0 "hash at 1000 entries" "${SHORT[@]}" map-lookup --map_type hash --nr_entries 1000 \
+	-o "$TMP/hr-hash.json"
+jq_check "no head room for a hash map" "$TMP/hr-hash.json" \
+	'.results[0] | .extra.max_entries_headroom == 0 and .params.max_entries == 1000'
+expect_rc 0 "LRU vs hash at the same size match with --ignore map_type" compare \
+	--ignore map_type,inner_type "$TMP/hr-hash.json" "$TMP/hr-lru.json" -o "$TMP/hr-cmp.json"
+jq_check "one row, nothing unmatched" "$TMP/hr-cmp.json" \
+	'(.comparison.rows | length) == 1 and (.comparison.only_in_base | length) == 0 and (.comparison.only_in_new | length) == 0'
+expect_rc 0 "--max_entries given: taken as given" "${SHORT[@]}" map-lookup --map_type lru_hash \
+	--nr_entries 1000 --max_entries 5000 -o "$TMP/hr-given.json"
+jq_check "a given max_entries has no head room added" "$TMP/hr-given.json" \
+	'.results[0] | .params.max_entries == 5000 and .extra.max_entries == 5000 and .extra.max_entries_headroom == 0'
 
 # ---- relations that hold on any machine (generous margins, not speed) ----
 run -w0 -d3 --interval_ms 100 -a map-lookup --map_type array --nr_entries 10000 -o "$TMP/a.json"
@@ -174,8 +198,14 @@ expect_rc 0 "map-perf --test_mask 0x81" "${SHORT[@]}" map-perf --test_mask 0x81 
 jq_check "test_mask picks map_perf_test's bits 0 and 7" "$TMP/mp2.json" \
 	'[.results[0].extra.tests[].name] == ["hash_prealloc", "hash_lookup"]'
 expect_rc 0 "map-perf --test lpm_kmalloc" "${SHORT[@]}" map-perf --test lpm_kmalloc \
-	--max_entries 100
+	--max_entries 100 -o "$TMP/mplpm.json"
 check "map_perf_test's LPM line" grep -qE '^[0-9]+:lpm_perf kmalloc [0-9]+ events per sec = .*\(32 map ops per event' "$OUT"
+# The trie holds at most 100 of its random prefixes (duplicates replace): memlock per prefix
+# held, not per slot of the capacity.
+jq_check "map-perf lpm_kmalloc: bytes per prefix held, capacity as max_entries" "$TMP/mplpm.json" \
+	'.results[0].extra.memory.lpm_kmalloc | .max_entries == 100 and .entries >= 1 and .entries <= 100 and .bytes_per_entry == .memlock_bytes / .entries and .memlock_counts == "present"'
+jq_check "map-perf: an empty map has no bytes per entry" "$TMP/mp2.json" \
+	'.results[0].extra.memory.hash_prealloc | .entries == 0 and .bytes_per_entry == null and .max_entries == 1000 and .memlock_counts == "capacity"'
 
 # ---- bad input: one line, exit 2, nothing run ----
 expect_usage "cannot delete elements" map-delete --map_type array

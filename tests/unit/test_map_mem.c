@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /* map-mem and htab-mem options, and map-mem's per-type layouts (no BPF needed). */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -160,6 +161,33 @@ static void test_layouts(void **state)
 	mm_layout_free(&l);
 }
 
+/* Per-CPU values: in the charge only when allocated on insert; slots or entries present. */
+static void test_percpu_values(void **state)
+{
+	struct mm_layout l;
+
+	(void)state;
+	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("percpu_hash"), 4, 12, 0, -1), 0);
+	assert_false(mm_percpu_charged(&l));
+	assert_true(mm_percpu_values_bytes(&l, 1000, 10) == 1000.0 * l.stride);
+	mm_layout_free(&l);
+	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("percpu_hash"), 4, 12,
+					BPF_F_NO_PREALLOC, -1), 0);
+	assert_true(mm_percpu_charged(&l));
+	assert_true(mm_percpu_values_bytes(&l, 1000, 10) == 10.0 * l.stride);
+	mm_layout_free(&l);
+	/* percpu_array takes no no_prealloc: always preallocated. */
+	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("percpu_array"), 4, 8,
+					BPF_F_NO_PREALLOC, -1), 0);
+	assert_false(mm_percpu_charged(&l));
+	mm_layout_free(&l);
+	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("hash"), 4, 8, BPF_F_NO_PREALLOC,
+					-1), 0);
+	assert_false(mm_percpu_charged(&l));
+	assert_true(isnan(mm_percpu_values_bytes(&l, 1000, 10)));
+	mm_layout_free(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_flags_and_ranges),
 		cmocka_unit_test(test_layouts),
+		cmocka_unit_test(test_percpu_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
