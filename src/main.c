@@ -154,6 +154,17 @@ static int help(const struct mb_cli *cli)
 	return MB_EXIT_OK;
 }
 
+/* mapbench -h VERB: the subcommand's own help, as mapbench VERB --help. */
+static int subcommand_help(const char *verb, char *argv0)
+{
+	char *args[] = { argv0, (char *)verb, (char *)"--help", NULL };
+
+	for (int i = 0; commands[i].verb; i++)
+		if (!strcmp(verb, commands[i].verb))
+			return commands[i].run(3, args);
+	return MB_EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 	struct mb_cli cli;
@@ -175,6 +186,8 @@ int main(int argc, char **argv)
 		/* The same two strings as every document's context.version and .git_revision. */
 		printf("mapbench %s (git %s)\n", mb_version, mb_git_revision);
 		status = MB_EXIT_OK;
+	} else if (cli.env.help && cli.subcommand) {
+		status = subcommand_help(cli.subcommand, argv[0]);
 	} else if (cli.env.help) {
 		status = help(&cli);
 	} else if (cli.env.list) {
