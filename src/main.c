@@ -114,7 +114,8 @@ static int run_benches(struct mb_cli *cli)
 
 	for (ran = 0; ran < nr && !mb_interrupted(); ran++)
 		mb_run_execute(&runs[ran]);
-	if ((suite || ran > 1) && env->format == MB_FORMAT_TEXT && !env->output)
+	if ((suite || ran > 1 || (ran == 1 && runs[0].nr_parts > 1)) &&
+	    env->format == MB_FORMAT_TEXT && !env->output)
 		mb_report_table(mb_progress_stream(), runs, ran);
 	status = mb_session_status(runs, nr, ran);
 	doc = mb_report_document(env, runs, ran);

@@ -45,7 +45,8 @@ static const char *status_text(const struct mb_run *run)
 
 void sweep_point_line(const struct sweep *sw, const struct spoint *p, char *buf, size_t len)
 {
-	const struct mb_run *run = &sw->runs[p->run];
+	/* A split run's one part (sweep refuses runs of more). */
+	const struct mb_run *run = mb_run_result(&sw->runs[p->run], 0);
 	const struct mb_summary *sum = run->summary;
 	char label[512];
 
@@ -88,7 +89,7 @@ static struct mb_table *sweep_table(const struct sweep *sw, int ran)
 
 		if (p->run < 0 || p->run >= ran)
 			continue;
-		run = &sw->runs[p->run];
+		run = mb_run_result(&sw->runs[p->run], 0);
 		sum = run->summary;
 		if (mb_table_row(t))
 			break;
