@@ -28,11 +28,12 @@ static struct mb_json *stats_json(const struct mb_stats *st, const char *unit)
 	o = mb_json_object();
 	mb_json_set_str(o, "unit", unit);
 	mb_json_set_num(o, "mean", st->mean);
-	mb_json_set_num(o, "stddev", st->stddev);
+	/* Over one sample the spread is unknown: null, not 0. */
+	mb_json_set(o, "stddev", isnan(st->stddev) ? mb_json_null() : mb_json_number(st->stddev));
 	mb_json_set_num(o, "median", st->median);
 	mb_json_set_num(o, "min", st->min);
 	mb_json_set_num(o, "max", st->max);
-	mb_json_set_num(o, "cv", st->cv);
+	mb_json_set(o, "cv", isnan(st->cv) ? mb_json_null() : mb_json_number(st->cv));
 	mb_json_set_num(o, "p5", st->p5);
 	mb_json_set_num(o, "p95", st->p95);
 	mb_json_set_num(o, "n", (double)st->n);
@@ -242,7 +243,7 @@ static void csv_num(FILE *f, const struct mb_json *v)
 	char buf[64];
 
 	fputc(',', f);
-	if (mb_json_is(v, MB_JSON_NUMBER)) {
+	if (mb_json_is(v, MB_JSON_NUMBER) && isfinite(mb_json_num(v, 0))) {
 		mb_json_format_number(mb_json_num(v, 0), buf, sizeof(buf));
 		fputs(buf, f);
 	}
@@ -277,6 +278,18 @@ static const char *const csv_counters[] = {
 };
 
 static const char *const csv_stats[] = { "mean", "stddev", "median", "min", "max", "cv", "n" };
+
+/* A summary statistic; a spread that is null (one sample: unknown) is "n/a", not empty. */
+static void csv_stat(FILE *f, const struct mb_json *st, const char *key)
+{
+	const struct mb_json *v = mb_json_get(st, key);
+
+	if ((!strcmp(key, "stddev") || !strcmp(key, "cv")) &&
+	    (mb_json_is(v, MB_JSON_NULL) || !isfinite(mb_json_num(v, 0))))
+		fputs(",n/a", f);
+	else
+		csv_num(f, v);
+}
 
 int mb_report_csv(FILE *f, const struct mb_json *doc)
 {
@@ -331,7 +344,7 @@ int mb_report_csv(FILE *f, const struct mb_json *doc)
 			fprintf(f, ",,%s,%s", mb_json_key_at(sum, m),
 				mb_json_str(mb_json_get(st, "unit"), ""));
 			for (size_t c = 0; c < sizeof(csv_stats) / sizeof(*csv_stats); c++)
-				csv_num(f, mb_json_get(st, csv_stats[c]));
+				csv_stat(f, st, csv_stats[c]);
 			fputc('\n', f);
 		}
 	}
@@ -454,9 +467,10 @@ static void table_row(FILE *f, const struct mb_run *run)
 		double lat = sum->has_kernel ? mb_summary_latency(run, sum) :
 					       sum->latency_wall.mean;
 
-		fprintf(f, "%-24s %-28s %12.3f %10.3f %7.2f  %s%s\n", run->bench->name,
+		fprintf(f, "%-24s %-28s %12.3f %10.3f %7s  %s%s\n", run->bench->name,
 			n ? params : "-", sum->throughput.mean / 1e6, lat,
-			sum->throughput.cv * 100, status_names[run->status],
+			mb_text_num(val, sizeof(val), 0, 2, sum->throughput.cv * 100),
+			status_names[run->status],
 			sum->nr_flagged ? " (noisy)" : "");
 	} else {
 		fprintf(f, "%-24s %-28s %12s %10s %7s  %s\n", run->bench->name,

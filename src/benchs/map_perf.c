@@ -536,7 +536,8 @@ static void stats_obj(struct mb_json *o, const char *key, const double *v, int n
 	}
 	x = mb_json_child(o, key);
 	mb_json_set_num(x, "mean", st.mean * scale);
-	mb_json_set_num(x, "stddev", st.stddev * scale);
+	mb_json_set(x, "stddev", isnan(st.stddev) ? mb_json_null() :
+						    mb_json_number(st.stddev * scale));
 	mb_json_set_num(x, "n", (double)st.n);
 }
 
@@ -617,14 +618,17 @@ static void mp_summary(FILE *f, const struct mb_run *run, const struct mb_summar
 			const struct mb_json *r = mb_json_get(po, "map_ops_per_sec");
 			const struct mb_json *cpu = mb_json_get(po, "cpu");
 			double mops = mb_json_num(mb_json_get(r, "mean"), 0);
+			char sd[32];
 
 			if (!r || !mb_json_is(r, MB_JSON_OBJECT))
 				continue;
 			/* map_perf_test's line, then the same in map operations. */
-			fprintf(f, "%d:%s %lld events per sec = %.3f \u00B1 %.3f M map ops/s (%.0f map ops per event, %.2f ns per op",
+			fprintf(f, "%d:%s %lld events per sec = %.3f \u00B1 %s M map ops/s (%.0f map ops per event, %.2f ns per op",
 				mb_json_is(cpu, MB_JSON_NUMBER) ? (int)mb_json_num(cpu, 0) : (int)p,
 				mb_json_str(mb_json_get(o, "label"), ""), (long long)llround(mops / ope),
-				mops / 1e6, mb_json_num(mb_json_get(r, "stddev"), 0) / 1e6, ope,
+				mops / 1e6, mb_text_num(sd, sizeof(sd), 0, 3,
+						       mb_json_num(mb_json_get(r, "stddev"), NAN) / 1e6),
+				ope,
 				mb_json_num(mb_json_get(mb_json_get(po, "ns_per_op"), "mean"), 0));
 			if (mb_json_num(mb_json_get(po, "errors"), 0) > 0)
 				fprintf(f, ", %.0f failed", mb_json_num(mb_json_get(po, "errors"), 0));
