@@ -162,7 +162,7 @@ struct mb_run {
 	struct mb_loop_info loop;	/* which in-kernel loop ran, and the kernel's evidence */
 	void *kloop;			/* in-kernel loop state (reference program) */
 	struct mb_summary *summary;
-	struct mb_run *parts;		/* the results of a split run (bench->split), or NULL */
+	struct mb_run *parts;		/* a split run's results (bench->split), or NULL */
 	int nr_parts;
 	char part_name[64];		/* a part: its value of bench->part_param */
 };

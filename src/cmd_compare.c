@@ -67,6 +67,11 @@ static void usage(FILE *f)
 		"  mapbench compare a.json b.json --format json -o cmp.json && mapbench plot cmp.json -o cmp.svg\n");
 }
 
+static int check_globals(const struct mb_cli *cli)
+{
+	return mb_cli_check_globals(cli, "compare", compare_globals);
+}
+
 static int split_ignore(const struct compare_args *a, struct mb_cmp_opts *o, char **bufs)
 {
 	for (int i = 0; i < a->ignore.nr; i++) {
@@ -138,8 +143,7 @@ int mb_cmd_compare(int argc, char **argv)
 		status = MB_EXIT_OK;
 		goto out;
 	}
-	if (mb_cli_check_globals(&cli, "compare", compare_globals) ||
-	    split_ignore(&args, &opts, ignore_bufs))
+	if (check_globals(&cli) || split_ignore(&args, &opts, ignore_bufs))
 		goto out;
 	if (cli.nr_names != 2) {
 		mb_err("compare: needs two files, BASE.json and NEW.json (got %d; mapbench compare --help)",

@@ -383,7 +383,8 @@ static void write_text_result(FILE *f, const struct mb_run *run)
 		run->bench->text->summary(f, run, run->summary);
 	} else if ((run->status == MB_RUN_OK || run->status == MB_RUN_INTERRUPTED) &&
 		   run->bench->text && run->bench->text->result) {
-		fprintf(f, "%s:%s\n", name, run->status == MB_RUN_INTERRUPTED ? " interrupted" : "");
+		fprintf(f, "%s:%s\n", name,
+			run->status == MB_RUN_INTERRUPTED ? " interrupted" : "");
 		run->bench->text->result(f, run);
 	} else {
 		fprintf(f, "%s: %s%s%s\n", name, status_names[run->status],

@@ -93,10 +93,10 @@ static void hits_drops_summary(FILE *f, const struct mb_run *run, const struct m
 	mb_text_notes(f, run, sum);
 	fprintf(f, "Summary: hits %8.3lf " PM " %5sM/s (%7.3lfM/prod), drops %8.3lf " PM
 		   " %5sM/s, total operations %8.3lf " PM " %5sM/s\n",
-		sum->hits.mean / 1e6, mb_text_num(sd[0], sizeof(sd[0]), 5, 3, sum->hits.stddev / 1e6),
+		sum->hits.mean / 1e6, mb_text_num(sd[0], 32, 5, 3, sum->hits.stddev / 1e6),
 		sum->hits.mean / 1e6 / run->nr_producers, sum->misses.mean / 1e6,
-		mb_text_num(sd[1], sizeof(sd[1]), 5, 3, sum->misses.stddev / 1e6),
-		sum->total.mean / 1e6, mb_text_num(sd[2], sizeof(sd[2]), 5, 3, sum->total.stddev / 1e6));
+		mb_text_num(sd[1], 32, 5, 3, sum->misses.stddev / 1e6),
+		sum->total.mean / 1e6, mb_text_num(sd[2], 32, 5, 3, sum->total.stddev / 1e6));
 }
 
 const struct mb_text_style mb_text_hits_drops = {

@@ -618,6 +618,7 @@ static void mp_summary(FILE *f, const struct mb_run *run, const struct mb_summar
 			const struct mb_json *r = mb_json_get(po, "map_ops_per_sec");
 			const struct mb_json *cpu = mb_json_get(po, "cpu");
 			double mops = mb_json_num(mb_json_get(r, "mean"), 0);
+			double sdev = mb_json_num(mb_json_get(r, "stddev"), NAN);
 			char sd[32];
 
 			if (!r || !mb_json_is(r, MB_JSON_OBJECT))
@@ -626,9 +627,7 @@ static void mp_summary(FILE *f, const struct mb_run *run, const struct mb_summar
 			fprintf(f, "%d:%s %lld events per sec = %.3f \u00B1 %s M map ops/s (%.0f map ops per event, %.2f ns per op",
 				mb_json_is(cpu, MB_JSON_NUMBER) ? (int)mb_json_num(cpu, 0) : (int)p,
 				mb_json_str(mb_json_get(o, "label"), ""), (long long)llround(mops / ope),
-				mops / 1e6, mb_text_num(sd, sizeof(sd), 0, 3,
-						       mb_json_num(mb_json_get(r, "stddev"), NAN) / 1e6),
-				ope,
+				mops / 1e6, mb_text_num(sd, sizeof(sd), 0, 3, sdev / 1e6), ope,
 				mb_json_num(mb_json_get(mb_json_get(po, "ns_per_op"), "mean"), 0));
 			if (mb_json_num(mb_json_get(po, "errors"), 0) > 0)
 				fprintf(f, ", %.0f failed", mb_json_num(mb_json_get(po, "errors"), 0));
@@ -650,7 +649,8 @@ static void mp_progress(FILE *f, const struct mb_run *run, int iter, const struc
 		double rate = 0;
 
 		for (int p = 0; p < np; p++) {
-			const struct mb_counters *d = &st->delta[((size_t)iter * np + p) * MP_NR + t];
+			const struct mb_counters *d =
+				&st->delta[((size_t)iter * np + p) * MP_NR + t];
 
 			if (d->kernel_ns)
 				rate += (double)d->ops * 1e3 / (double)d->kernel_ns;
