@@ -199,6 +199,10 @@ check "compare matches each test with itself, one row each" bash -c \
 	"grep -q '^map-perf  *test=hash_prealloc .* no change' '$OUT' && grep -q '^map-perf  *test=array_lookup .* no change' '$OUT'"
 expect_usage "sweep: map-perf: a point would give 2 results (one per test)" \
 	sweep map-perf --test hash_prealloc,array_lookup --param max_entries=1000,2000
+expect_rc 0 "sweep over map-perf's tests" sweep "${SHORT[@]}" -q map-perf \
+	--param test=hash_prealloc,array_lookup -o "$TMP/mps.json"
+jq_check "sweep over the tests: one result per point, each its test" "$TMP/mps.json" \
+	'[.results[] | .params.test] == ["hash_prealloc", "array_lookup"] and [.sweep.points[].result] == [0, 1]'
 expect_rc 0 "map-perf --test lpm_kmalloc" "${SHORT[@]}" map-perf --test lpm_kmalloc \
 	--max_entries 100
 check "map_perf_test's LPM line" grep -qE '^[0-9]+:lpm_perf kmalloc [0-9]+ events per sec = .*\(32 map ops per event' "$OUT"
