@@ -115,6 +115,17 @@ struct mb_bench {
 	void (*finish)(struct mb_run *run);
 	/* Release everything setup made; called whenever setup was called. */
 	void (*teardown)(struct mb_run *run);
+
+	/*
+	 * A run that measures several things at once (map-perf's tests) reports each as its own
+	 * result, never one figure over all: nr_parts says how many, after validate (0 or 1: the
+	 * run is its result); split, after finish and before teardown, adds each with
+	 * mb_run_add_part() and fills its samples and extra. Each part's params name it in
+	 * @part_param.
+	 */
+	int (*nr_parts)(const struct mb_run *run);
+	int (*split)(struct mb_run *run);
+	const char *part_param;
 };
 
 enum mb_run_status {
@@ -151,6 +162,9 @@ struct mb_run {
 	struct mb_loop_info loop;	/* which in-kernel loop ran, and the kernel's evidence */
 	void *kloop;			/* in-kernel loop state (reference program) */
 	struct mb_summary *summary;
+	struct mb_run *parts;		/* a split run's results (bench->split), or NULL */
+	int nr_parts;
+	char part_name[64];		/* a part: its value of bench->part_param */
 };
 
 /* For bench hooks. */
@@ -166,6 +180,16 @@ static inline bool mb_run_should_stop(const struct mb_run *run)
 {
 	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED);
 }
+
+/*
+ * For split: a new part of @run, sharing its bench, env, args and producers, with its own
+ * params (a copy, @name set as bench->part_param), warnings (a copy), empty extra, and
+ * zeroed samples as many as the run took, whose counters the bench fills. NULL: no memory.
+ */
+struct mb_run *mb_run_add_part(struct mb_run *run, const char *name);
+/* The results a run reports: its parts, or the run itself. */
+int mb_run_nr_results(const struct mb_run *run);
+const struct mb_run *mb_run_result(const struct mb_run *run, int k);
 
 /* Publish a producer's cumulative counters for the sampler. */
 void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c);

@@ -176,8 +176,16 @@ bool mb_cli_is_subcommand(const char *word)
 /* A bench name after bench options starts a new group: later options are its own. */
 static int add_name(struct mb_cli *cli, const char *name)
 {
-	/* "mapbench -d1 sweep ...": say where the verb goes rather than "unknown bench". */
+	/*
+	 * "mapbench -d1 sweep ...": say where the verb goes rather than "unknown bench";
+	 * "mapbench -h sweep" asks for the subcommand's help.
+	 */
 	if (!cli->cmd_opts && mb_cli_is_subcommand(name)) {
+		if (cli->env.help) {
+			if (!cli->subcommand)
+				cli->subcommand = name;
+			return 0;
+		}
 		mb_err("'%s' is a subcommand: write it first, before any option (mapbench %s [OPTIONS] ...)",
 		       name, name);
 		return -EINVAL;
@@ -316,6 +324,43 @@ int mb_cli_check_unused(const struct mb_cli *cli, struct mb_run *runs, int nr)
 }
 
 /* ---- help and list ---- */
+
+void mb_cli_print_globals(FILE *f, const struct mb_cli_global *globals)
+{
+	for (int i = 0; globals[i].name; i++) {
+		int k = mb_opt_find(mb_global_opts, globals[i].name);
+		struct mb_opt o[2] = { MB_OPT_END, MB_OPT_END };
+
+		if (k < 0)
+			continue;
+		o[0] = mb_global_opts[k];
+		if (globals[i].help)
+			o[0].help = globals[i].help;
+		mb_opts_print_help(f, o);
+	}
+}
+
+int mb_cli_check_globals(const struct mb_cli *cli, const char *verb,
+			 const struct mb_cli_global *globals)
+{
+	for (int i = 0; mb_global_opts[i].name; i++) {
+		bool ok = false;
+
+		for (int k = 0; globals[k].name; k++)
+			ok |= !strcmp(globals[k].name, mb_global_opts[i].name);
+		if (!ok && (cli->given & (1ULL << i))) {
+			mb_err("%s: --%s is not an option of %s (mapbench %s --help)", verb,
+			       mb_global_opts[i].name, verb, verb);
+			return -EINVAL;
+		}
+	}
+	if (cli->nr_items) {
+		mb_err("%s: --%s is not an option of %s (mapbench %s --help)", verb,
+		       cli->items[0].name, verb, verb);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static bool selected(const char *name, const char *const *names, int nr_names)
 {

@@ -30,6 +30,7 @@ struct mb_cli {
 	int group_first;	/* first bench name of the current group (parsing) */
 	const struct mb_opt *cmd_opts;	/* a subcommand's own options (sweep, compare, plot) */
 	void *cmd_args;			/* the struct they fill */
+	const char *subcommand;	/* "-h VERB": the subcommand whose help to show */
 };
 
 /* Pass 1. Returns 0, or -EINVAL after printing a one-line error. */
@@ -70,6 +71,21 @@ int mb_cli_check_unused(const struct mb_cli *cli, struct mb_run *runs, int nr);
 
 /* sweep, compare, plot: words that main() runs as subcommands when they come first. */
 bool mb_cli_is_subcommand(const char *word);
+
+/* A global option as a subcommand takes it, with the help text of what it does there. */
+struct mb_cli_global {
+	const char *name;	/* in mb_global_opts */
+	const char *help;	/* NULL: the global option's own */
+};
+
+/* The help lines of @globals (NULL-terminated), each with its own help text. */
+void mb_cli_print_globals(FILE *f, const struct mb_cli_global *globals);
+/*
+ * A subcommand takes only @globals of the global options: any other given (or a bench
+ * option) is refused with one line naming @verb. Returns 0 or -EINVAL.
+ */
+int mb_cli_check_globals(const struct mb_cli *cli, const char *verb,
+			 const struct mb_cli_global *globals);
 
 /* With bench names: only their options (the names must be benches); else the whole help. */
 void mb_cli_help(FILE *f, const char *const *names, int nr_names);

@@ -24,10 +24,17 @@ static const struct mb_opt compare_opts[] = {
 	MB_OPT_END,
 };
 
-/* The global options compare takes; any other is refused. */
-static const char *const compare_globals[] = {
-	"help", "quiet", "verbose", "format", "output", "threshold", "alpha",
-	"fail-on-regression", "ignore", NULL,
+/* The global options compare takes, as compare uses them; any other is refused. */
+static const struct mb_cli_global compare_globals[] = {
+	{ "help", "Show this help" },
+	{ "quiet", "With -o FILE in json, csv or md: do not also print the verdicts" },
+	{ "format", "Output: text (default), json, csv, or md (Markdown tables)" },
+	{ "output", "Write the comparison to FILE, atomically (format from a .json/.csv/.md suffix)" },
+	{ "threshold", "Changes of the mean below PCT % are 'no change'" },
+	{ "alpha", "Significance level of the Mann-Whitney U test" },
+	{ "fail-on-regression", "Exit 1 when a result regressed" },
+	{ "ignore", "Leave these parameters out of the matching" },
+	{ NULL },
 };
 
 static void usage(FILE *f)
@@ -50,38 +57,16 @@ static void usage(FILE *f)
 		"\n"
 		"Options:\n");
 	mb_opts_print_help(f, compare_opts);
-	for (int i = 0; compare_globals[i]; i++) {
-		struct mb_opt o[2] = { mb_global_opts[mb_opt_find(mb_global_opts,
-								   compare_globals[i])], MB_OPT_END };
-
-		mb_opts_print_help(f, o);
-	}
+	mb_cli_print_globals(f, compare_globals);
 	fprintf(f, "\nExamples:\n"
 		"  mapbench compare old.json new.json\n"
 		"  mapbench compare --ignore nr_loops --fail-on-regression a.json b.json\n"
 		"  mapbench compare a.json b.json --format json -o cmp.json && mapbench plot cmp.json -o cmp.svg\n");
 }
 
-/* Refuse global options compare has no use for, rather than ignore them. */
 static int check_globals(const struct mb_cli *cli)
 {
-	for (int i = 0; mb_global_opts[i].name; i++) {
-		bool ok = false;
-
-		for (int k = 0; compare_globals[k]; k++)
-			ok |= !strcmp(compare_globals[k], mb_global_opts[i].name);
-		if (!ok && (cli->given & (1ULL << i))) {
-			mb_err("compare: --%s is not an option of compare (mapbench compare --help)",
-			       mb_global_opts[i].name);
-			return -EINVAL;
-		}
-	}
-	if (cli->nr_items) {
-		mb_err("compare: --%s is not an option of compare (mapbench compare --help)",
-		       cli->items[0].name);
-		return -EINVAL;
-	}
-	return 0;
+	return mb_cli_check_globals(cli, "compare", compare_globals);
 }
 
 static int split_ignore(const struct mb_cli *cli, struct mb_cmp_opts *o, char **bufs)

@@ -37,7 +37,14 @@ static const struct mb_opt plot_opts[] = {
 	MB_OPT_END,
 };
 
-static const char *const plot_globals[] = { "help", "quiet", "verbose", "output", NULL };
+/* The global options plot takes, as plot uses them; any other is refused. */
+static const struct mb_cli_global plot_globals[] = {
+	{ "help", "Show this help" },
+	{ "output", "The chart: FILE.svg or FILE.png (required)" },
+	{ "quiet", "Do not say which file was written" },
+	{ "verbose", "Print the gnuplot script and gnuplot's messages" },
+	{ NULL },
+};
 
 static void usage(FILE *f)
 {
@@ -53,34 +60,11 @@ static void usage(FILE *f)
 		"\n"
 		"Options:\n");
 	mb_opts_print_help(f, plot_opts);
-	fprintf(f, "%-34s %s\n", "  -o, --output FILE", "The chart: FILE.svg or FILE.png (required)");
-	fprintf(f, "%-34s %s\n", "  -q, --quiet", "Do not say which file was written");
-	fprintf(f, "%-34s %s\n", "  -v, --verbose", "Print the gnuplot script and gnuplot's messages");
+	mb_cli_print_globals(f, plot_globals);
 	fprintf(f, "\nExamples:\n"
 		"  mapbench plot sweep.json -o sweep.svg\n"
 		"  mapbench plot bloom.json -o bloom.png --x nr_entries --lines nr_hash_funcs --where value_size=8\n"
 		"  mapbench plot cmp.json -o cmp.svg\n");
-}
-
-static int check_globals(const struct mb_cli *cli)
-{
-	for (int i = 0; mb_global_opts[i].name; i++) {
-		bool ok = false;
-
-		for (int k = 0; plot_globals[k]; k++)
-			ok |= !strcmp(plot_globals[k], mb_global_opts[i].name);
-		if (!ok && (cli->given & (1ULL << i))) {
-			mb_err("plot: --%s is not an option of plot (mapbench plot --help)",
-			       mb_global_opts[i].name);
-			return -EINVAL;
-		}
-	}
-	if (cli->nr_items) {
-		mb_err("plot: --%s is not an option of plot (mapbench plot --help)",
-		       cli->items[0].name);
-		return -EINVAL;
-	}
-	return 0;
 }
 
 struct gp_ctx {
@@ -187,7 +171,7 @@ int mb_cmd_plot(int argc, char **argv)
 		status = MB_EXIT_OK;
 		goto done;
 	}
-	if (check_globals(&cli))
+	if (mb_cli_check_globals(&cli, "plot", plot_globals))
 		goto done;
 	if (cli.nr_names != 1) {
 		mb_err("plot: needs one FILE.json, the output of mapbench sweep or compare (got %d)",

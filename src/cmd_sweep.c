@@ -34,6 +34,16 @@ static const struct mb_opt sweep_opts[] = {
 
 /* ---- help ---- */
 
+/* The global options whose meaning differs in a sweep. */
+static const struct mb_cli_global sweep_globals[] = {
+	{ "help", "Show this help" },
+	{ "quiet", "No progress lines and no bar" },
+	{ "verbose", "Each run's own Iter and Summary lines (on stderr), libbpf's messages" },
+	{ "format", "stdout: a table (text, csv, md), or with json and no -o the JSON document" },
+	{ "output", "Write the JSON document of every point to FILE, atomically" },
+	{ NULL },
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -60,8 +70,10 @@ static void usage(FILE *f)
 		"\n"
 		"Sweep options:\n");
 	mb_opts_print_help(f, sweep_opts);
-	fprintf(f, "\nGlobal options: as for a run (mapbench --help): -w, -d, -p, -a, --interval_ms,\n"
-		"--format, -o, -q, -v, --strict, --baseline, --save-baseline, ...\n"
+	fprintf(f, "\nOutput options:\n");
+	mb_cli_print_globals(f, sweep_globals);
+	fprintf(f, "\nThe other global options: as for a run (mapbench --help): -w, -d, -p, -a,\n"
+		"--interval_ms, --call_us, --strict, --baseline, --save-baseline, ...\n"
 		"\nExamples:\n"
 		"  mapbench sweep bpf-loop --param nr_loops=1..1M*10 --param p=1,2 -o loop.json\n"
 		"  mapbench sweep --preset bloom -w1 -d3 -p1 --param value_size=8 --param nr_entries=10k,100k,1M\n"

@@ -330,6 +330,12 @@ static void compare_row(struct mb_comparison *c, struct mb_cmp_row *row)
 			 len ? "; " : "");
 		return;
 	}
+	if (b->n < 2 || n->n < 2) {
+		len = strlen(row->note);
+		snprintf(row->note + len, sizeof(row->note) - len,
+			 "%sspread unknown: one sample in %s cannot show noise", len ? "; " : "",
+			 b->n < 2 && n->n < 2 ? "each" : b->n < 2 ? "base" : "new");
+	}
 	row->change = (row->cur_mean - row->base_mean) / row->base_mean;
 	row->tested = !mb_mwu_test(bv, b->n, nv, n->n, &row->test);
 	better = mb_cmp_higher_is_better(row->metric) ? row->change > 0 : row->change < 0;
@@ -445,7 +451,7 @@ static struct mb_json *side_json(double mean, double sd, size_t n)
 	struct mb_json *o = mb_json_object();
 
 	mb_json_set_num(o, "mean", mean);
-	mb_json_set_num(o, "stddev", sd);
+	mb_json_set(o, "stddev", isnan(sd) ? mb_json_null() : mb_json_number(sd));
 	mb_json_set_num(o, "n", (double)n);
 	return o;
 }
@@ -588,7 +594,11 @@ static void fmt_value(char *buf, size_t len, enum mb_cmp_metric m, double mean, 
 {
 	double scale = m == MB_CMP_LATENCY ? 1 : 1e-6;
 
-	snprintf(buf, len, "%.3f \u00B1 %.3f", mean * scale, sd * scale);
+	/* One sample: its spread is unknown (n/a), which 0 would hide. */
+	if (isnan(sd))
+		snprintf(buf, len, "%.3f \u00B1 n/a", mean * scale);
+	else
+		snprintf(buf, len, "%.3f \u00B1 %.3f", mean * scale, sd * scale);
 }
 
 static struct mb_table *make_table(const struct mb_comparison *c)

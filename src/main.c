@@ -104,7 +104,8 @@ static int run_benches(struct mb_cli *cli)
 
 	for (ran = 0; ran < nr && !mb_interrupted(); ran++)
 		mb_run_execute(&runs[ran]);
-	if ((suite || ran > 1) && env->format == MB_FORMAT_TEXT && !env->output)
+	if ((suite || ran > 1 || (ran == 1 && runs[0].nr_parts > 1)) &&
+	    env->format == MB_FORMAT_TEXT && !env->output)
 		mb_report_table(mb_progress_stream(), runs, ran);
 	status = mb_session_status(runs, nr, ran);
 	doc = mb_report_document(env, runs, ran);
@@ -144,6 +145,17 @@ static int help(const struct mb_cli *cli)
 	return MB_EXIT_OK;
 }
 
+/* mapbench -h VERB: the subcommand's own help, as mapbench VERB --help. */
+static int subcommand_help(const char *verb, char *argv0)
+{
+	char *args[] = { argv0, (char *)verb, (char *)"--help", NULL };
+
+	for (int i = 0; commands[i].verb; i++)
+		if (!strcmp(verb, commands[i].verb))
+			return commands[i].run(3, args);
+	return MB_EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 	struct mb_cli cli;
@@ -168,6 +180,8 @@ int main(int argc, char **argv)
 		/* The same two strings as every document's context.version and .git_revision. */
 		printf("mapbench %s (git %s)\n", mb_version, mb_git_revision);
 		status = MB_EXIT_OK;
+	} else if (cli.env.help && cli.subcommand) {
+		status = subcommand_help(cli.subcommand, argv[0]);
 	} else if (cli.env.help) {
 		status = help(&cli);
 	} else if (cli.env.list) {

@@ -184,6 +184,7 @@ static bool pooled(const struct mb_json *doc, const char *bench, const struct ax
 	*mean = sum / n_tot;
 	for (int i = 0; i < k; i++)
 		ss += (ns[i] - 1) * sds[i] * sds[i] + ns[i] * (means[i] - *mean) * (means[i] - *mean);
+	/* One sample in all (its stddev is null): no spread to draw, an error bar of 0. */
 	*sd = n_tot > 1 ? sqrt(ss / (n_tot - 1)) : 0;
 	return true;
 }

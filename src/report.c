@@ -28,11 +28,12 @@ static struct mb_json *stats_json(const struct mb_stats *st, const char *unit)
 	o = mb_json_object();
 	mb_json_set_str(o, "unit", unit);
 	mb_json_set_num(o, "mean", st->mean);
-	mb_json_set_num(o, "stddev", st->stddev);
+	/* Over one sample the spread is unknown: null, not 0. */
+	mb_json_set(o, "stddev", isnan(st->stddev) ? mb_json_null() : mb_json_number(st->stddev));
 	mb_json_set_num(o, "median", st->median);
 	mb_json_set_num(o, "min", st->min);
 	mb_json_set_num(o, "max", st->max);
-	mb_json_set_num(o, "cv", st->cv);
+	mb_json_set(o, "cv", isnan(st->cv) ? mb_json_null() : mb_json_number(st->cv));
 	mb_json_set_num(o, "p5", st->p5);
 	mb_json_set_num(o, "p95", st->p95);
 	mb_json_set_num(o, "n", (double)st->n);
@@ -214,7 +215,8 @@ struct mb_json *mb_report_document(const struct mb_env *env, struct mb_run *runs
 	mb_json_set_num(doc, "schema_version", MB_SCHEMA_VERSION);
 	mb_json_set(doc, "context", mb_report_context(env));
 	for (int i = 0; i < nr; i++)
-		mb_json_append(results, mb_report_result(&runs[i]));
+		for (int k = 0; k < mb_run_nr_results(&runs[i]); k++)
+			mb_json_append(results, mb_report_result(mb_run_result(&runs[i], k)));
 	mb_json_set(doc, "results", results);
 	return doc;
 }
@@ -241,7 +243,7 @@ static void csv_num(FILE *f, const struct mb_json *v)
 	char buf[64];
 
 	fputc(',', f);
-	if (mb_json_is(v, MB_JSON_NUMBER)) {
+	if (mb_json_is(v, MB_JSON_NUMBER) && isfinite(mb_json_num(v, 0))) {
 		mb_json_format_number(mb_json_num(v, 0), buf, sizeof(buf));
 		fputs(buf, f);
 	}
@@ -276,6 +278,18 @@ static const char *const csv_counters[] = {
 };
 
 static const char *const csv_stats[] = { "mean", "stddev", "median", "min", "max", "cv", "n" };
+
+/* A summary statistic; a spread that is null (one sample: unknown) is "n/a", not empty. */
+static void csv_stat(FILE *f, const struct mb_json *st, const char *key)
+{
+	const struct mb_json *v = mb_json_get(st, key);
+
+	if ((!strcmp(key, "stddev") || !strcmp(key, "cv")) &&
+	    (mb_json_is(v, MB_JSON_NULL) || !isfinite(mb_json_num(v, 0))))
+		fputs(",n/a", f);
+	else
+		csv_num(f, v);
+}
 
 int mb_report_csv(FILE *f, const struct mb_json *doc)
 {
@@ -330,7 +344,7 @@ int mb_report_csv(FILE *f, const struct mb_json *doc)
 			fprintf(f, ",,%s,%s", mb_json_key_at(sum, m),
 				mb_json_str(mb_json_get(st, "unit"), ""));
 			for (size_t c = 0; c < sizeof(csv_stats) / sizeof(*csv_stats); c++)
-				csv_num(f, mb_json_get(st, csv_stats[c]));
+				csv_stat(f, st, csv_stats[c]);
 			fputc('\n', f);
 		}
 	}
@@ -356,27 +370,36 @@ static int write_csv(FILE *f, void *ctx)
 	return mb_report_csv(f, ((struct doc_ctx *)ctx)->doc);
 }
 
+static void write_text_result(FILE *f, const struct mb_run *run)
+{
+	char name[160];
+
+	/* A part of a split run is named by its parameter: "map-perf test=hash_prealloc". */
+	snprintf(name, sizeof(name), "%s%s%s%s%s", run->bench->name,
+		 run->part_name[0] ? " " : "", run->part_name[0] ? run->bench->part_param : "",
+		 run->part_name[0] ? "=" : "", run->part_name);
+	if (run->summary && run->bench->text && run->bench->text->summary) {
+		fprintf(f, "%s:\n", name);
+		run->bench->text->summary(f, run, run->summary);
+	} else if ((run->status == MB_RUN_OK || run->status == MB_RUN_INTERRUPTED) &&
+		   run->bench->text && run->bench->text->result) {
+		fprintf(f, "%s:%s\n", name,
+			run->status == MB_RUN_INTERRUPTED ? " interrupted" : "");
+		run->bench->text->result(f, run);
+	} else {
+		fprintf(f, "%s: %s%s%s\n", name, status_names[run->status],
+			run->reason[0] ? ": " : "", run->reason);
+	}
+}
+
 static int write_text(FILE *f, void *ctx)
 {
 	struct doc_ctx *d = ctx;
 
-	for (int i = 0; i < d->nr; i++) {
-		struct mb_run *run = &d->runs[i];
-
-		if (run->summary && run->bench->text && run->bench->text->summary) {
-			fprintf(f, "%s:\n", run->bench->name);
-			run->bench->text->summary(f, run, run->summary);
-		} else if ((run->status == MB_RUN_OK || run->status == MB_RUN_INTERRUPTED) &&
-			   run->bench->text && run->bench->text->result) {
-			fprintf(f, "%s:%s\n", run->bench->name,
-				run->status == MB_RUN_INTERRUPTED ? " interrupted" : "");
-			run->bench->text->result(f, run);
-		} else {
-			fprintf(f, "%s: %s%s%s\n", run->bench->name, status_names[run->status],
-				run->reason[0] ? ": " : "", run->reason);
-		}
-	}
-	if (d->nr > 1)
+	for (int i = 0; i < d->nr; i++)
+		for (int k = 0; k < mb_run_nr_results(&d->runs[i]); k++)
+			write_text_result(f, mb_run_result(&d->runs[i], k));
+	if (d->nr > 1 || (d->nr == 1 && d->runs[0].nr_parts > 1))
 		mb_report_table(f, d->runs, d->nr);
 	return ferror(f) ? -EIO : 0;
 }
@@ -424,35 +447,44 @@ int mb_report_write_doc(const struct mb_env *env, struct mb_json *doc, struct mb
 
 /* ---- the suite table ---- */
 
+/* One row: a run, or a part of a split run named by its parameter. */
+static void table_row(FILE *f, const struct mb_run *run)
+{
+	const struct mb_summary *sum = run->summary;
+	char params[256] = "", val[64];
+	size_t n = 0;
+
+	if (run->part_name[0])
+		n = (size_t)snprintf(params, sizeof(params), "%s=%s", run->bench->part_param,
+				     run->part_name);
+	for (int o = 0; !run->part_name[0] && run->bench->opts && run->bench->opts[o].name; o++) {
+		if (o >= 64 || !(run->opts_given & (1ULL << o)) || n >= sizeof(params))
+			continue;
+		mb_opt_format(&run->bench->opts[o], run->args, val, sizeof(val));
+		n += (size_t)snprintf(params + n, sizeof(params) - n, "%s%s=%s",
+				      n ? " " : "", run->bench->opts[o].name, val);
+	}
+	if (sum) {
+		double lat = sum->has_kernel ? mb_summary_latency(run, sum) :
+					       sum->latency_wall.mean;
+
+		fprintf(f, "%-24s %-28s %12.3f %10.3f %7s  %s%s\n", run->bench->name,
+			n ? params : "-", sum->throughput.mean / 1e6, lat,
+			mb_text_num(val, sizeof(val), 0, 2, sum->throughput.cv * 100),
+			status_names[run->status],
+			sum->nr_flagged ? " (noisy)" : "");
+	} else {
+		fprintf(f, "%-24s %-28s %12s %10s %7s  %s\n", run->bench->name,
+			n ? params : "-", "-", "-", "-", status_names[run->status]);
+	}
+}
+
 void mb_report_table(FILE *f, struct mb_run *runs, int nr)
 {
 	fprintf(f, "\n%-24s %-28s %12s %10s %7s  %s\n", "bench", "parameters", "M ops/s", "ns/op",
 		"CV %", "status");
-	for (int i = 0; i < nr; i++) {
-		struct mb_run *run = &runs[i];
-		struct mb_summary *sum = run->summary;
-		char params[256] = "", val[64];
-		size_t n = 0;
-
-		for (int o = 0; run->bench->opts && run->bench->opts[o].name; o++) {
-			if (o >= 64 || !(run->opts_given & (1ULL << o)) || n >= sizeof(params))
-				continue;
-			mb_opt_format(&run->bench->opts[o], run->args, val, sizeof(val));
-			n += (size_t)snprintf(params + n, sizeof(params) - n, "%s%s=%s",
-					      n ? " " : "", run->bench->opts[o].name, val);
-		}
-		if (sum) {
-			double lat = sum->has_kernel ? mb_summary_latency(run, sum) :
-						       sum->latency_wall.mean;
-
-			fprintf(f, "%-24s %-28s %12.3f %10.3f %7.2f  %s%s\n", run->bench->name,
-				n ? params : "-", sum->throughput.mean / 1e6, lat,
-				sum->throughput.cv * 100, status_names[run->status],
-				sum->nr_flagged ? " (noisy)" : "");
-		} else {
-			fprintf(f, "%-24s %-28s %12s %10s %7s  %s\n", run->bench->name,
-				n ? params : "-", "-", "-", "-", status_names[run->status]);
-		}
-	}
+	for (int i = 0; i < nr; i++)
+		for (int k = 0; k < mb_run_nr_results(&runs[i]); k++)
+			table_row(f, mb_run_result(&runs[i], k));
 	fprintf(f, "ns/op: in-kernel time per op where the op ran in the kernel, else wall-clock per producer\n");
 }

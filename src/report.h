@@ -28,6 +28,13 @@ extern const struct mb_text_style mb_text_frac_second;	/* rate per in-kernel sec
 
 /* "Iter %3d (%7.3lfus): " as the kernel prints it (the deviation from the interval). */
 void mb_text_iter_prefix(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s);
+/*
+ * @v as "%*.*f" (@width, @prec), or "n/a" in @width where it is NaN: the spread of one sample
+ * is unknown, and a Summary shows it as "± n/a". Returns @buf.
+ */
+const char *mb_text_num(char *buf, size_t len, int width, int prec, double v);
+/* "CV 1.23 %", or "CV n/a" over one sample (@cv a fraction). Returns @buf. */
+const char *mb_text_cv(char *buf, size_t len, double cv);
 /* Lines printed before a Summary line (spread, in-kernel latency, noise), unless -q. */
 void mb_text_notes(FILE *f, const struct mb_run *run, const struct mb_summary *sum);
 

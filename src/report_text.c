@@ -16,19 +16,43 @@ void mb_text_iter_prefix(FILE *f, const struct mb_run *run, int iter, const stru
 	fprintf(f, "Iter %3d (%7.3lfus): ", iter, dev_us);
 }
 
+const char *mb_text_num(char *buf, size_t len, int width, int prec, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "%*s", width, "n/a");
+	else
+		snprintf(buf, len, "%*.*f", width, prec, v);
+	return buf;
+}
+
+const char *mb_text_cv(char *buf, size_t len, double cv)
+{
+	if (isnan(cv))
+		snprintf(buf, len, "CV n/a");
+	else
+		snprintf(buf, len, "CV %.2f %%", cv * 100);
+	return buf;
+}
+
 void mb_text_notes(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
 {
+	char cv[32];
+
 	if (mb_log_quiet())
 		return;
 	if (run->status == MB_RUN_INTERRUPTED)
 		fprintf(f, "Interrupted: %d of %u samples measured\n", sum->n, run->env->duration);
-	fprintf(f, "Spread: throughput median %.3f M ops/s, min %.3f, max %.3f, CV %.2f %% over %d samples\n",
-		sum->throughput.median / 1e6, sum->throughput.min / 1e6, sum->throughput.max / 1e6,
-		sum->throughput.cv * 100, sum->n);
+	if (sum->n < 2)
+		fprintf(f, "Spread: unknown: one sample cannot show noise (the \u00B1 and CV are n/a; -d2 or more measure them)\n");
+	else
+		fprintf(f, "Spread: throughput median %.3f M ops/s, min %.3f, max %.3f, CV %.2f %% over %d samples\n",
+			sum->throughput.median / 1e6, sum->throughput.min / 1e6,
+			sum->throughput.max / 1e6, sum->throughput.cv * 100, sum->n);
 	if (sum->has_kernel) {
-		fprintf(f, "Latency: in-kernel %.3f ns/op (median %.3f, CV %.2f %%), wall-clock %.3f ns/op",
+		fprintf(f, "Latency: in-kernel %.3f ns/op (median %.3f, %s), wall-clock %.3f ns/op",
 			sum->latency_kernel.mean, sum->latency_kernel.median,
-			sum->latency_kernel.cv * 100, sum->latency_wall.mean);
+			mb_text_cv(cv, sizeof(cv), sum->latency_kernel.cv),
+			sum->latency_wall.mean);
 		if (!isnan(run->loop_overhead_ns))
 			fprintf(f, ", empty loop %.3f ns/op (%s%s)", run->loop_overhead_ns,
 				mb_loop_kind_names[run->loop.kind],
@@ -64,12 +88,15 @@ static void hits_drops_progress(FILE *f, const struct mb_run *run, int iter,
 
 static void hits_drops_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
 {
+	char sd[3][32];
+
 	mb_text_notes(f, run, sum);
-	fprintf(f, "Summary: hits %8.3lf " PM " %5.3lfM/s (%7.3lfM/prod), drops %8.3lf " PM
-		   " %5.3lfM/s, total operations %8.3lf " PM " %5.3lfM/s\n",
-		sum->hits.mean / 1e6, sum->hits.stddev / 1e6,
+	fprintf(f, "Summary: hits %8.3lf " PM " %5sM/s (%7.3lfM/prod), drops %8.3lf " PM
+		   " %5sM/s, total operations %8.3lf " PM " %5sM/s\n",
+		sum->hits.mean / 1e6, mb_text_num(sd[0], 32, 5, 3, sum->hits.stddev / 1e6),
 		sum->hits.mean / 1e6 / run->nr_producers, sum->misses.mean / 1e6,
-		sum->misses.stddev / 1e6, sum->total.mean / 1e6, sum->total.stddev / 1e6);
+		mb_text_num(sd[1], 32, 5, 3, sum->misses.stddev / 1e6),
+		sum->total.mean / 1e6, mb_text_num(sd[2], 32, 5, 3, sum->total.stddev / 1e6));
 }
 
 const struct mb_text_style mb_text_hits_drops = {
@@ -95,10 +122,12 @@ static void ops_summary(FILE *f, const struct mb_run *run, const struct mb_summa
 	 */
 	double lat = sum->has_kernel ? mb_summary_latency(run, sum) :
 				       1000.0 / (sum->throughput.mean / 1e6) * run->nr_producers;
+	char sd[32];
 
 	mb_text_notes(f, run, sum);
-	fprintf(f, "Summary: throughput %8.3lf " PM " %5.3lf M ops/s (%7.3lfM ops/prod), latency %8.3lf ns/op\n",
-		sum->throughput.mean / 1e6, sum->throughput.stddev / 1e6,
+	fprintf(f, "Summary: throughput %8.3lf " PM " %5s M ops/s (%7.3lfM ops/prod), latency %8.3lf ns/op\n",
+		sum->throughput.mean / 1e6,
+		mb_text_num(sd, sizeof(sd), 5, 3, sum->throughput.stddev / 1e6),
 		sum->throughput.mean / 1e6 / run->nr_producers, lat);
 }
 
@@ -152,10 +181,12 @@ static void frac_progress(FILE *f, const struct mb_run *run, int iter, const str
 static void frac_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
 {
 	double rate = sum->kernel_throughput.mean / 1e6;
+	char sd[32];
 
 	mb_text_notes(f, run, sum);
-	fprintf(f, "Summary: throughput %8.3lf " PM " %5.3lf %c ops/s (%7.3lf%c ops/prod), latency %8.3lf %s/op\n",
-		rate, sum->kernel_throughput.stddev / 1e6, 'M', rate / run->nr_producers, 'M',
+	fprintf(f, "Summary: throughput %8.3lf " PM " %5s %c ops/s (%7.3lf%c ops/prod), latency %8.3lf %s/op\n",
+		rate, mb_text_num(sd, sizeof(sd), 5, 3, sum->kernel_throughput.stddev / 1e6), 'M',
+		rate / run->nr_producers, 'M',
 		sum->has_kernel ? mb_summary_latency(run, sum) : 0.0, "ns");
 }
 

@@ -183,6 +183,7 @@ int mb_run_init(struct mb_run *run, const struct mb_bench *bench, const struct m
 
 void mb_run_free(struct mb_run *run)
 {
+	mb_run_parts_free(run);
 	for (int i = 0; run->samples && i < run->max_samples; i++)
 		free(run->samples[i].prod);
 	free(run->samples);
@@ -595,6 +596,10 @@ void mb_run_execute(struct mb_run *run)
 	/* After the producers ran: they read the evidence of the bench's own program. */
 	if (run->kloop)
 		mb_loop_diagnose(run, run->loop_overhead_ns);
+	/* While the bench's state is there: its parts' samples come from it. */
+	if (run->status == MB_RUN_OK && run->nr_samples && b->split &&
+	    b->split(run) && run->status == MB_RUN_OK)
+		mb_run_fail(run, -ENOMEM, "out of memory");
 teardown:
 	if (b->teardown)
 		b->teardown(run);
@@ -605,8 +610,13 @@ out:
 	mb_timestamp(run->end_time, sizeof(run->end_time));
 	if (run->status == MB_RUN_OK || run->status == MB_RUN_INTERRUPTED) {
 		run->summary = mb_summarize(run);
-		if (b->text && b->text->summary && run->summary)
-			b->text->summary(mb_progress_stream(), run, run->summary);
+		mb_run_parts_summarize(run);
+		for (int k = 0; k < mb_run_nr_results(run); k++) {
+			const struct mb_run *r = mb_run_result(run, k);
+
+			if (b->text && b->text->summary && r->summary)
+				b->text->summary(mb_progress_stream(), r, r->summary);
+		}
 	}
 	fflush(mb_progress_stream());
 }

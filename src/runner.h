@@ -27,6 +27,10 @@ int mb_run_producer_cpu(const struct mb_env *env, int i);
 /* Probe, set up, sample, finish, tear down. The outcome is in run->status. */
 void mb_run_execute(struct mb_run *run);
 
+/* The parts of a split run (run_parts.c): summarised at the run's end, freed with it. */
+void mb_run_parts_summarize(struct mb_run *run);
+void mb_run_parts_free(struct mb_run *run);
+
 /* SIGINT/SIGTERM stop the current run; its samples are reported as interrupted. */
 void mb_signals_install(void);
 bool mb_interrupted(void);

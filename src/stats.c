@@ -56,13 +56,14 @@ int mb_stats_compute(const double *values, size_t n, struct mb_stats *st)
 	/* Two-pass variance: exact enough for rates around 1e9 with few samples. */
 	for (size_t i = 0; i < m; i++)
 		sq += (v[i] - st->mean) * (v[i] - st->mean);
-	st->stddev = m > 1 ? sqrt(sq / (double)(m - 1)) : 0;
+	/* One value shows no spread: unknown, not zero (JSON null, text n/a). */
+	st->stddev = m > 1 ? sqrt(sq / (double)(m - 1)) : NAN;
 	st->min = v[0];
 	st->max = v[m - 1];
 	st->median = mb_percentile_sorted(v, m, 50);
 	st->p5 = mb_percentile_sorted(v, m, 5);
 	st->p95 = mb_percentile_sorted(v, m, 95);
-	st->cv = st->mean != 0 ? st->stddev / fabs(st->mean) : 0;
+	st->cv = m < 2 ? NAN : st->mean != 0 ? st->stddev / fabs(st->mean) : 0;
 	for (size_t i = 0; i < m; i++)
 		v[i] = fabs(v[i] - st->median);
 	qsort(v, m, sizeof(*v), cmp_double);

@@ -8,11 +8,11 @@
 struct mb_stats {
 	size_t n;
 	double mean;
-	double stddev;	/* sample standard deviation (n - 1); 0 when n < 2 */
+	double stddev;	/* sample standard deviation (n - 1); NaN (unknown) when n < 2 */
 	double median;
 	double min;
 	double max;
-	double cv;	/* stddev / mean, as a fraction; 0 when mean is 0 */
+	double cv;	/* stddev / mean, as a fraction; 0 when mean is 0, NaN when n < 2 */
 	double p5;	/* 5th and 95th percentiles, linear interpolation */
 	double p95;
 	double mad;	/* median absolute deviation (unscaled) */

@@ -9,6 +9,7 @@
 #include "json.h"
 #include "log.h"
 #include "output.h"
+#include "report.h"
 #include "summary.h"
 #include "sweep_cmd.h"
 #include "table.h"
@@ -45,15 +46,18 @@ static const char *status_text(const struct mb_run *run)
 
 void sweep_point_line(const struct sweep *sw, const struct spoint *p, char *buf, size_t len)
 {
-	const struct mb_run *run = &sw->runs[p->run];
+	/* A split run's one part (sweep refuses runs of more). */
+	const struct mb_run *run = mb_run_result(&sw->runs[p->run], 0);
 	const struct mb_summary *sum = run->summary;
-	char label[512];
+	char label[512], sd[32], cv[32];
 
 	sweep_point_label(sw, p, label, sizeof(label));
 	if (sum)
-		snprintf(buf, len, "%s: %.3f \u00B1 %.3f M ops/s, %.3f ns/op, CV %.2f %%%s%s",
-			 label, sum->throughput.mean / 1e6, sum->throughput.stddev / 1e6,
-			 point_latency(run, sum), sum->throughput.cv * 100,
+		snprintf(buf, len, "%s: %.3f \u00B1 %s M ops/s, %.3f ns/op, %s%s%s",
+			 label, sum->throughput.mean / 1e6,
+			 mb_text_num(sd, sizeof(sd), 0, 3, sum->throughput.stddev / 1e6),
+			 point_latency(run, sum),
+			 mb_text_cv(cv, sizeof(cv), sum->throughput.cv),
 			 run->status != MB_RUN_OK ? " " : "",
 			 run->status != MB_RUN_OK ? status_text(run) : "");
 	else
@@ -88,7 +92,7 @@ static struct mb_table *sweep_table(const struct sweep *sw, int ran)
 
 		if (p->run < 0 || p->run >= ran)
 			continue;
-		run = &sw->runs[p->run];
+		run = mb_run_result(&sw->runs[p->run], 0);
 		sum = run->summary;
 		if (mb_table_row(t))
 			break;
@@ -107,9 +111,11 @@ static struct mb_table *sweep_table(const struct sweep *sw, int ran)
 			mb_table_cell(t, "%d", p->rep + 1);
 		if (sum) {
 			mb_table_cell(t, "%.3f", sum->throughput.mean / 1e6);
-			mb_table_cell(t, "%.3f", sum->throughput.stddev / 1e6);
+			mb_table_cell(t, "%s", mb_text_num(val, sizeof(val), 0, 3,
+							       sum->throughput.stddev / 1e6));
 			mb_table_cell(t, "%.3f", point_latency(run, sum));
-			mb_table_cell(t, "%.2f", sum->throughput.cv * 100);
+			mb_table_cell(t, "%s", mb_text_num(val, sizeof(val), 0, 2,
+							       sum->throughput.cv * 100));
 		} else {
 			for (int k = 0; k < 4; k++)
 				mb_table_cell(t, "-");

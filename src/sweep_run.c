@@ -83,6 +83,19 @@ static int try_point(struct sweep *sw, struct spoint *p, char **why)
 	return err;
 }
 
+/* A point is one result: its table row and its plot point show one figure. */
+static int check_one_result(const struct mb_run *run)
+{
+	const struct mb_bench *b = run->bench;
+	int parts = b->nr_parts ? b->nr_parts(run) : 0;
+
+	if (parts <= 1)
+		return 0;
+	mb_err("sweep: %s: a point would give %d results (one per %s): select one per point, e.g. --param %s=NAME,NAME",
+	       b->name, parts, b->part_param, b->part_param);
+	return -EINVAL;
+}
+
 int sweep_prepare_runs(struct sweep *sw)
 {
 	bool skip = sw->preset || sw->args.skip_invalid;
@@ -125,7 +138,7 @@ int sweep_prepare_runs(struct sweep *sw)
 	if (mb_cli_check_unused(&sw->cli, sw->runs, sw->nr_runs))
 		return -EINVAL;
 	for (int i = 0; i < sw->nr_runs; i++)
-		if (mb_run_validate(&sw->runs[i]))
+		if (mb_run_validate(&sw->runs[i]) || check_one_result(&sw->runs[i]))
 			return -EINVAL;
 	return 0;
 }

@@ -501,6 +501,7 @@ static void hash_summary(FILE *f, const struct mb_run *run, const struct mb_summ
 {
 	const struct hash_args *a = run->args;
 	struct mb_stats rate = {};
+	char sd[32];
 	double *v;
 	int n = 0;
 
@@ -529,8 +530,9 @@ static void hash_summary(FILE *f, const struct mb_run *run, const struct mb_summ
 	if (!v || mb_stats_compute(v, (size_t)n, &rate))
 		memset(&rate, 0, sizeof(rate));
 	free(v);
-	fprintf(f, "Summary: throughput %8.3lf \u00B1 %5.3lf M ops/s (%7.3lfM ops/prod), latency %8.3lf ns/op\n",
-		rate.mean / 1e6, rate.stddev / 1e6, rate.mean / 1e6 / run->nr_producers,
+	fprintf(f, "Summary: throughput %8.3lf \u00B1 %5s M ops/s (%7.3lfM ops/prod), latency %8.3lf ns/op\n",
+		rate.mean / 1e6, mb_text_num(sd, sizeof(sd), 5, 3, rate.stddev / 1e6),
+		rate.mean / 1e6 / run->nr_producers,
 		sum->has_metric[0] ? sum->metric[0].mean : 0.0);
 }
 

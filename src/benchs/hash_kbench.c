@@ -130,7 +130,8 @@ static void report_producer_rates(struct mb_run *run)
 			struct mb_json *e = mb_json_child(o, "events_per_sec");
 
 			mb_json_set_num(e, "mean", st.mean);
-			mb_json_set_num(e, "stddev", st.stddev);
+			mb_json_set(e, "stddev", isnan(st.stddev) ? mb_json_null() :
+							      mb_json_number(st.stddev));
 			mb_json_set_num(e, "n", (double)st.n);
 		}
 		mb_json_append(arr, o);
@@ -159,7 +160,7 @@ static bool producer_rate(const struct mb_run *run, int p, double *mean, double 
 	if (!e || !mb_json_is(e, MB_JSON_OBJECT))
 		return false;
 	*mean = mb_json_num(mb_json_get(e, "mean"), 0);
-	*sd = mb_json_num(mb_json_get(e, "stddev"), 0);
+	*sd = mb_json_num(mb_json_get(e, "stddev"), NAN);
 	*n = (int)mb_json_num(mb_json_get(e, "n"), 0);
 	return true;
 }
@@ -169,6 +170,7 @@ static void hml_summary(FILE *f, const struct mb_run *run, const struct mb_summa
 	for (int p = 0; p < run->nr_producers; p++) {
 		int cpu = run->prod[p].cpu, n;
 		double mean, sd;
+		char sds[32];
 
 		if (!producer_rate(run, p, &mean, &sd, &n))
 			continue;
@@ -178,8 +180,9 @@ static void hml_summary(FILE *f, const struct mb_run *run, const struct mb_summa
 		else if (mb_log_quiet())
 			fprintf(f, "prod%02d %.3lf\n", p, mean / 1e6);
 		else
-			fprintf(f, "%s%02d: lookup %.3lfM \u00B1 %.3lfM events/sec (mean \u00B1 stddev of %d samples of %u ms, in-kernel time)\n",
-				cpu >= 0 ? "cpu" : "prod", cpu >= 0 ? cpu : p, mean / 1e6, sd / 1e6,
+			fprintf(f, "%s%02d: lookup %.3lfM \u00B1 %sM events/sec (mean \u00B1 stddev of %d samples of %u ms, in-kernel time)\n",
+				cpu >= 0 ? "cpu" : "prod", cpu >= 0 ? cpu : p, mean / 1e6,
+				mb_text_num(sds, sizeof(sds), 0, 3, sd / 1e6),
 				n, run->env->interval_ms);
 	}
 	mb_text_ops.summary(f, run, sum);

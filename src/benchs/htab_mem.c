@@ -432,8 +432,11 @@ static void htab_mem_notes(FILE *f, const struct mb_run *run, const struct mb_su
 		return;
 	if (run->status == MB_RUN_INTERRUPTED)
 		fprintf(f, "Interrupted: %d of %u samples measured\n", sum->n, run->env->duration);
-	fprintf(f, "Spread: per-prod-op median %.2fk/s, min %.2f, max %.2f, CV %.2f %% over %d samples\n",
-		t->median / 1e3, t->min / 1e3, t->max / 1e3, t->cv * 100, sum->n);
+	if (sum->n < 2)
+		fprintf(f, "Spread: unknown: one sample cannot show noise (the \u00B1 and CV are n/a; -d2 or more measure them)\n");
+	else
+		fprintf(f, "Spread: per-prod-op median %.2fk/s, min %.2f, max %.2f, CV %.2f %% over %d samples\n",
+			t->median / 1e3, t->min / 1e3, t->max / 1e3, t->cv * 100, sum->n);
 	if (sum->has_kernel)
 		fprintf(f, "Latency: in-kernel %.3f us per op (%d map operations, %.1f ns each), wall-clock %.3f us per op\n",
 			sum->latency_kernel.mean / 1e3, MB_HTAB_BATCH,
@@ -464,13 +467,14 @@ static void htab_mem_notes(FILE *f, const struct mb_run *run, const struct mb_su
 static void htab_mem_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
 {
 	double peak = memcg_figure(run, "peak_bytes");
+	char sd[32];
 
 	htab_mem_notes(f, run, sum);
-	fprintf(f, "Summary: per-prod-op %7.2lf " PM " %7.2lfk/s, ", sum->prod_throughput.mean / 1e3,
-		sum->prod_throughput.stddev / 1e3);
+	fprintf(f, "Summary: per-prod-op %7.2lf " PM " %7sk/s, ", sum->prod_throughput.mean / 1e3,
+		mb_text_num(sd, sizeof(sd), 7, 2, sum->prod_throughput.stddev / 1e3));
 	if (sum->has_metric[0])
-		fprintf(f, "memory usage %7.2lf " PM " %7.2lfMiB, ", sum->metric[0].mean / MB_MIB,
-			sum->metric[0].stddev / MB_MIB);
+		fprintf(f, "memory usage %7.2lf " PM " %7sMiB, ", sum->metric[0].mean / MB_MIB,
+			mb_text_num(sd, sizeof(sd), 7, 2, sum->metric[0].stddev / MB_MIB));
 	else
 		fprintf(f, "memory usage unavailable, ");
 	if (isnan(peak))

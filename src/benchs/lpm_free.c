@@ -369,6 +369,7 @@ static void free_progress(FILE *f, const struct mb_run *run, int iter, const str
 static void free_notes(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
 {
 	const struct mb_json *o = mb_json_get(run->extra, "free");
+	char cv[32];
 
 	if (mb_log_quiet())
 		return;
@@ -377,9 +378,10 @@ static void free_notes(FILE *f, const struct mb_run *run, const struct mb_summar
 	if (run->status == MB_RUN_INTERRUPTED)
 		fprintf(f, "Interrupted: %d of %u samples measured\n", sum->n, run->env->duration);
 	if (sum->has_kernel)
-		fprintf(f, "Free: in-kernel %.3f ms per trie (median %.3f, CV %.2f %%), %llu tries freed; wall-clock %.1f tries/s with create and fill\n",
+		fprintf(f, "Free: in-kernel %.3f ms per trie (median %.3f, %s), %llu tries freed; wall-clock %.1f tries/s with create and fill\n",
 			sum->latency_kernel.mean / 1e6, sum->latency_kernel.median / 1e6,
-			sum->latency_kernel.cv * 100, (unsigned long long)sum->sum.ops,
+			mb_text_cv(cv, sizeof(cv), sum->latency_kernel.cv),
+			(unsigned long long)sum->sum.ops,
 			sum->throughput.mean);
 	if (sum->nr_flagged)
 		fprintf(f, "Noise: %d of %d samples flagged (outlier %d, preempted %d, reference drift %d): rerun on a quieter machine or read the JSON samples\n",
@@ -391,10 +393,11 @@ static void free_summary(FILE *f, const struct mb_run *run, const struct mb_summ
 {
 	double rate = sum->has_kernel ? sum->kernel_throughput.mean / 1e3 : 0;
 	double sd = sum->has_kernel ? sum->kernel_throughput.stddev / 1e3 : 0;
+	char sds[32];
 
 	free_notes(f, run, sum);
-	fprintf(f, "Summary: throughput %8.3lf \u00B1 %5.3lf %c ops/s (%7.3lf%c ops/prod), latency %8.3lf %s/op\n",
-		rate, sd, 'K', rate / run->nr_producers, 'K',
+	fprintf(f, "Summary: throughput %8.3lf \u00B1 %5s %c ops/s (%7.3lf%c ops/prod), latency %8.3lf %s/op\n",
+		rate, mb_text_num(sds, sizeof(sds), 5, 3, sd), 'K', rate / run->nr_producers, 'K',
 		sum->has_kernel ? sum->latency_kernel.mean / 1e6 : 0.0, "ms");
 }
 

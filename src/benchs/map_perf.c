@@ -459,9 +459,11 @@ static int mp_producer(struct mb_run *run, struct mb_producer *p)
 		for (int k = 0; k < st->nsel && !mb_run_should_stop(run); k++) {
 			int t = st->sel[k], idx = slot_of(st, k, p->idx);
 			struct mb_slot *s = &slots[idx];
-			uint64_t ns0 = s->kernel_ns;
+			uint64_t ns0 = s->kernel_ns, t0 = mb_now_ns();
 
 			err = mb_kloop_call(st->prog_fd[t], idx, iters[k], p->cpu);
+			/* The wall time of the test's calls: its own result's covered time. */
+			tc[t].end_ns += mb_now_ns() - t0;
 			if (err < 0) {
 				mb_err("%s: producer %d: BPF_PROG_TEST_RUN failed: %s", run->bench->name,
 				       p->idx, strerror(-err));
@@ -516,6 +518,8 @@ static void mp_measure(struct mb_run *run, struct mb_sample *s)
 			d->hits = now[t].hits - l->hits;
 			d->errors = now[t].errors - l->errors;
 			d->kernel_ns = now[t].kernel_ns - l->kernel_ns;
+			d->calls = now[t].calls - l->calls;
+			d->end_ns = now[t].end_ns - l->end_ns;
 			*l = now[t];
 		}
 	}
@@ -532,7 +536,8 @@ static void stats_obj(struct mb_json *o, const char *key, const double *v, int n
 	}
 	x = mb_json_child(o, key);
 	mb_json_set_num(x, "mean", st.mean * scale);
-	mb_json_set_num(x, "stddev", st.stddev * scale);
+	mb_json_set(x, "stddev", isnan(st.stddev) ? mb_json_null() :
+						    mb_json_number(st.stddev * scale));
 	mb_json_set_num(x, "n", (double)st.n);
 }
 
@@ -613,26 +618,103 @@ static void mp_summary(FILE *f, const struct mb_run *run, const struct mb_summar
 			const struct mb_json *r = mb_json_get(po, "map_ops_per_sec");
 			const struct mb_json *cpu = mb_json_get(po, "cpu");
 			double mops = mb_json_num(mb_json_get(r, "mean"), 0);
+			double sdev = mb_json_num(mb_json_get(r, "stddev"), NAN);
+			char sd[32];
 
 			if (!r || !mb_json_is(r, MB_JSON_OBJECT))
 				continue;
 			/* map_perf_test's line, then the same in map operations. */
-			fprintf(f, "%d:%s %lld events per sec = %.3f \u00B1 %.3f M map ops/s (%.0f map ops per event, %.2f ns per op",
+			fprintf(f, "%d:%s %lld events per sec = %.3f \u00B1 %s M map ops/s (%.0f map ops per event, %.2f ns per op",
 				mb_json_is(cpu, MB_JSON_NUMBER) ? (int)mb_json_num(cpu, 0) : (int)p,
 				mb_json_str(mb_json_get(o, "label"), ""), (long long)llround(mops / ope),
-				mops / 1e6, mb_json_num(mb_json_get(r, "stddev"), 0) / 1e6, ope,
+				mops / 1e6, mb_text_num(sd, sizeof(sd), 0, 3, sdev / 1e6), ope,
 				mb_json_num(mb_json_get(mb_json_get(po, "ns_per_op"), "mean"), 0));
 			if (mb_json_num(mb_json_get(po, "errors"), 0) > 0)
 				fprintf(f, ", %.0f failed", mb_json_num(mb_json_get(po, "errors"), 0));
 			fprintf(f, ")\n");
 		}
 	}
-	mb_text_ops.summary(f, run, sum);
+	/* A test's own figures (a part of the run): per second of in-kernel time, as above. */
+	mb_text_frac_second.summary(f, run, sum);
 }
 
+/* One Iter line per test, in the kernel's words with the test's name: never a sum of tests. */
 static void mp_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
 {
-	mb_text_ops.progress(f, run, iter, s);
+	const struct mp_state *st = run->priv;
+	int np = st->nr_producers;
+
+	for (int k = 0; k < st->nsel; k++) {
+		int t = st->sel[k];
+		double rate = 0;
+
+		for (int p = 0; p < np; p++) {
+			const struct mb_counters *d =
+				&st->delta[((size_t)iter * np + p) * MP_NR + t];
+
+			if (d->kernel_ns)
+				rate += (double)d->ops * 1e3 / (double)d->kernel_ns;
+		}
+		mb_text_iter_prefix(f, run, iter, s);
+		fprintf(f, "hits %8.3lfM/s (%7.3lfM/prod) %s\n", rate, rate / np, mp_tests[t].name);
+	}
+}
+
+/* ---- one result per test ---- */
+
+static int mp_nr_parts(const struct mb_run *run)
+{
+	const struct mp_args *a = run->args;
+
+	return __builtin_popcount(a->mask);
+}
+
+/* Part @k's extra: the run's, with only test @t's entry in tests, memory and test_mask. */
+static int part_extra(struct mb_run *part, const struct mb_json *extra, int k, int t)
+{
+	const struct mb_json *mem = mb_json_get(mb_json_get(extra, "memory"), mp_tests[t].name);
+	struct mb_json *tests = mb_json_array();
+	char mask[16];
+
+	for (size_t i = 0; i < mb_json_len(extra); i++) {
+		const char *key = mb_json_key_at(extra, i);
+
+		if (strcmp(key, "tests") && strcmp(key, "memory") && strcmp(key, "test_mask"))
+			mb_json_set(part->extra, key, mb_json_copy(mb_json_at(extra, i)));
+	}
+	snprintf(mask, sizeof(mask), "0x%x", 1u << t);
+	mb_json_append(tests, mb_json_copy(mb_json_at(mb_json_get(extra, "tests"), (size_t)k)));
+	if (mem)
+		mb_json_set(mb_json_child(part->extra, "memory"), mp_tests[t].name,
+			    mb_json_copy(mem));
+	return mb_json_set_str(part->extra, "test_mask", mask) ||
+	       mb_json_set(part->extra, "tests", tests) ||
+	       mb_json_set_num(part->params, "test_mask", 1u << t);
+}
+
+static int mp_split(struct mb_run *run)
+{
+	struct mp_state *st = run->priv;
+	int np = st->nr_producers;
+
+	for (int k = 0; k < st->nsel; k++) {
+		int t = st->sel[k];
+		struct mb_run *part = mb_run_add_part(run, mp_tests[t].name);
+
+		if (!part || part_extra(part, run->extra, k, t))
+			return -ENOMEM;
+		for (int i = 0; i < run->nr_samples; i++) {
+			for (int p = 0; p < np; p++) {
+				struct mb_counters *c = &part->samples[i].prod[p];
+
+				*c = st->delta[((size_t)i * np + p) * MP_NR + t];
+				/* The reference loop ran between the rounds: every test's. */
+				c->ref_ops = run->samples[i].prod[p].ref_ops;
+				c->ref_ns = run->samples[i].prod[p].ref_ns;
+			}
+		}
+	}
+	return 0;
 }
 
 static const struct mb_text_style mp_text = {
@@ -654,4 +736,7 @@ const struct mb_bench mb_bench_map_perf = {
 	.measure = mp_measure,
 	.finish = mp_finish,
 	.teardown = mp_teardown,
+	.nr_parts = mp_nr_parts,
+	.split = mp_split,
+	.part_param = "test",
 };

@@ -73,6 +73,24 @@ expect_usage "-d/--duration needs a value" count-local -d
 expect_usage "--affinity takes no value" --affinity=1 count-local
 expect_usage "'sweep' is a subcommand: write it first" -d1 sweep map-lookup --param nr_entries=1k
 expect_usage "'compare' is a subcommand: write it first" -q compare a.json b.json
+# Each subcommand's help lists its own options with what they do there, and none of a run's.
+for verb in sweep compare plot; do
+	expect_rc 0 "$verb --help" "$verb" --help
+	cp "$OUT" "$TMP/$verb.help"
+	check "$verb --help: -h is this help, not bench names" \
+		grep -qE -- '^  -h, --help +Show this help$' "$TMP/$verb.help"
+	check "$verb --help: no run-only wording (bench names, Iter and Summary lines of a run)" \
+		bash -c "! grep -E -- 'with bench names|Only the Iter and Summary' '$TMP/$verb.help'"
+	# mapbench -h VERB: the same help, not "write it first".
+	expect_rc 0 "-h $verb" -h "$verb"
+	check "-h $verb prints $verb --help" cmp -s "$OUT" "$TMP/$verb.help"
+done
+check "compare --help: no -v (compare has no debug messages)" \
+	bash -c "! grep -E -- '-v, --verbose' '$TMP/compare.help'"
+check "compare --help: no libbpf" bash -c "! grep -q libbpf '$TMP/compare.help'"
+check "plot --help: -o is the chart" grep -qE -- "-o, --output FILE +The chart" "$TMP/plot.help"
+expect_usage "compare: --verbose is not an option of compare" compare -v a.json b.json
+expect_usage "'sweep' is a subcommand: write it first" -q sweep map-lookup
 expect_usage "unknown bench 'bpf-nop'; did you mean bpf-noop" bpf-nop
 expect_usage "unknown bench 'zzzzzzzzzzzzzzzz'" zzzzzzzzzzzzzzzz
 expect_usage "bpf-loop: --nr_loops 0: must be 1..8388608" bpf-loop --nr_loops 0

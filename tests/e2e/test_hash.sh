@@ -192,11 +192,41 @@ jq_check "full map: every update fails with E2BIG (misses), none succeeds" "$TMP
 
 # ---- map-perf ----
 expect_rc 0 "map-perf: all eleven tests" -w0 -d2 --interval_ms 100 -a map-perf -o "$TMP/mp.json"
-jq_check "map-perf: eleven results in map ops/s, with map ops per event" "$TMP/mp.json" \
-	'.results[0].extra.tests | length == 11 and ([.[] | .ops_per_event > 0 and .producers[0].map_ops_per_sec.mean > 0 and .producers[0].errors == 0] | all)'
+jq_check "map-perf: eleven results in map ops/s, one test each, with map ops per event" "$TMP/mp.json" \
+	'.results | length == 11 and ([.[] | .extra.tests | length == 1 and (.[0] | .ops_per_event > 0 and .producers[0].map_ops_per_sec.mean > 0 and .producers[0].errors == 0)] | all)'
+schema_check "$TMP/mp.json"
 expect_rc 0 "map-perf --test_mask 0x81" "${SHORT[@]}" map-perf --test_mask 0x81 -o "$TMP/mp2.json"
-jq_check "test_mask picks map_perf_test's bits 0 and 7" "$TMP/mp2.json" \
-	'[.results[0].extra.tests[].name] == ["hash_prealloc", "hash_lookup"]'
+jq_check "test_mask picks map_perf_test's bits 0 and 7, one result each" "$TMP/mp2.json" \
+	'[.results[] | [.params.test, .params.test_mask, .extra.test_mask]] == [["hash_prealloc", 1, "0x1"], ["hash_lookup", 128, "0x80"]]'
+
+# Two tests: one result, one Summary per test, each that test's own figures (never a blend).
+expect_rc 0 "map-perf, two tests" "${SHORT[@]}" map-perf --test hash_prealloc,array_lookup
+check "two tests: two Summary lines" [ "$(grep -c '^Summary:' "$OUT")" -eq 2 ]
+# Each Summary repeats the M map ops/s of the test line just above it.
+check "two tests: each Summary is its test's line" bash -c "awk '
+	/^[0-9]+:.* events per sec = / { for (i = 1; i <= NF; i++) if (\$i == \"=\") want = \$(i + 1) }
+	/^Summary:/ { n++; if (\$3 != want) bad = 1; want = \"\" }
+	END { exit !(n == 2 && !bad) }' '$OUT'"
+check "two tests: the Iter lines name their test" bash -c \
+	"grep -q '^Iter .* hash_prealloc\$' '$OUT' && grep -q '^Iter .* array_lookup\$' '$OUT'"
+expect_rc 0 "map-perf, two tests, JSON" "${SHORT[@]}" map-perf --test hash_prealloc,array_lookup \
+	-o "$TMP/mp3.json"
+jq_check "two tests: one result each, named in params.test, with only its own test" "$TMP/mp3.json" \
+	'[.results[] | .params.test] == ["hash_prealloc", "array_lookup"] and ([.results[] | .params.test as $t | [.extra.tests[].name] == [$t] and (.extra.memory | keys) == [$t]] | all)'
+jq_check "two tests: each summary is its test's in-kernel figures" "$TMP/mp3.json" \
+	'[.results[] | .extra.tests[0].producers[0] as $p | (.summary.kernel_throughput.mean / $p.map_ops_per_sec.mean - 1 | fabs) < 1e-9 and (.summary.latency_kernel.mean / $p.ns_per_op.mean - 1 | fabs) < 1e-9 and .summary.totals.ops == $p.ops] | all'
+jq_check "two tests: the samples count each test's own ops" "$TMP/mp3.json" \
+	'[.results[] | ([.samples[].ops] | add) == .extra.tests[0].producers[0].ops + ([.samples[] | select(.warmup) | .ops] | add // 0)] | all'
+schema_check "$TMP/mp3.json"
+run compare "$TMP/mp3.json" "$TMP/mp3.json"
+check "compare matches each test with itself, one row each" bash -c \
+	"grep -q '^map-perf  *test=hash_prealloc .* no change' '$OUT' && grep -q '^map-perf  *test=array_lookup .* no change' '$OUT'"
+expect_usage "sweep: map-perf: a point would give 2 results (one per test)" \
+	sweep map-perf --test hash_prealloc,array_lookup --param max_entries=1000,2000
+expect_rc 0 "sweep over map-perf's tests" sweep "${SHORT[@]}" -q map-perf \
+	--param test=hash_prealloc,array_lookup -o "$TMP/mps.json"
+jq_check "sweep over the tests: one result per point, each its test" "$TMP/mps.json" \
+	'[.results[] | .params.test] == ["hash_prealloc", "array_lookup"] and [.sweep.points[].result] == [0, 1]'
 expect_rc 0 "map-perf --test lpm_kmalloc" "${SHORT[@]}" map-perf --test lpm_kmalloc \
 	--max_entries 100 -o "$TMP/mplpm.json"
 check "map_perf_test's LPM line" grep -qE '^[0-9]+:lpm_perf kmalloc [0-9]+ events per sec = .*\(32 map ops per event' "$OUT"

@@ -25,6 +25,34 @@ expect_rc 0 "json with bench params" "${FAST[@]}" bpf-loop --nr_loops 7 --format
 jq_check "every parameter, defaults filled in" "$OUT" '.results[0].params.nr_loops == 7'
 schema_check "$OUT"
 
+# One sample: the spread is unknown, shown as such (null, n/a, a note), never as 0.
+ONE=(-w0 -d1 --interval_ms 100 bpf-loop)
+expect_rc 0 "one sample, text" "${ONE[@]}"
+check "one sample: Summary says ± n/a" grep -qE '^Summary: throughput +[0-9]+\.[0-9]+ ± +n/a M ops/s' "$OUT"
+check "one sample: a note says one sample cannot show noise" grep -q '^Spread: unknown: one sample cannot show noise' "$OUT"
+check "one sample: no CV of 0" bash -c "! grep -qE 'CV 0\\.00 %|± +0\\.000 ' '$OUT'"
+check "one sample: the latency still scrapes ($(scrape_latency "$OUT"))" \
+	bash -c "[[ '$(scrape_latency "$OUT")' =~ ^[0-9]+\.[0-9]+\ ns/op$ ]]"
+# The kernel's ops scraper finds no figure ± figure: it prints the line, not a spread of 0.
+check "one sample: the ops scraper gets no zero spread" bash -c "! [[ '$(scrape_ops "$OUT")' =~ ±\ 0\.000 ]]"
+expect_rc 0 "one sample, JSON" "${ONE[@]}" -o "$TMP/one.json"
+schema_check "$TMP/one.json"
+jq_check "one sample: stddev and cv are null, n is 1" "$TMP/one.json" \
+	'.results[0].summary | [.throughput, .latency_kernel] | all(.stddev == null and .cv == null and .n == 1)'
+jq_check "one sample: every summary statistic has a null spread" "$TMP/one.json" \
+	'[.results[0].summary | .[] | objects | select(has("stddev")) | .stddev == null and .cv == null] | all'
+expect_rc 0 "one sample, CSV" "${ONE[@]}" --format csv
+check "one sample: CSV stddev and cv are n/a" \
+	grep -qE '^bpf-loop,[^,]*,summary,.*,throughput,ops/s,[0-9.e+]+,n/a,[0-9.e+]+,[0-9.e+]+,[0-9.e+]+,n/a,1$' "$OUT"
+run compare "$TMP/one.json" "$TMP/one.json"
+check "compare of one-sample documents: exit 0" [ "$rc" -eq 0 ]
+check "compare of one-sample documents: ± n/a" grep -q '± n/a' "$OUT"
+check "compare of one-sample documents: says the spread is unknown" \
+	grep -q 'spread unknown: one sample in each cannot show noise' "$OUT"
+run compare "$TMP/one.json" "$TMP/one.json" --format json
+jq_check "compare JSON: stddev null on both sides" "$OUT" \
+	'.comparison.rows | length > 0 and all(.base.stddev == null and .new.stddev == null)'
+
 expect_rc 0 "csv" "${FAST[@]}" count-local --format csv
 check "csv header" bash -c "head -n1 $OUT | grep -q '^bench,params,kind,iter,warmup,elapsed_ns,ops'"
 check "csv has one row per sample" [ "$(grep -c ',sample,' "$OUT")" -eq 2 ]

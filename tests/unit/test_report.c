@@ -184,6 +184,52 @@ static void test_document(void **state)
 	mb_run_free(&run);
 }
 
+/* One measured sample: its spread is unknown in JSON (null), text and CSV (n/a), never 0. */
+static void test_one_sample(void **state)
+{
+	struct mb_run run;
+	struct mb_json *doc, *tput;
+	char *buf = NULL, num[32];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	make_run(&run, 1);
+	run.nr_samples = 2;	/* the warm-up and one measured sample */
+	run.summary = mb_summarize(&run);
+	assert_non_null(run.summary);
+	assert_int_equal(run.summary->n, 1);
+	doc = mb_report_document(&env, &run, 1);
+	tput = mb_json_get(mb_json_get(mb_json_at(mb_json_get(doc, "results"), 0), "summary"),
+			   "throughput");
+	assert_true(mb_json_is(mb_json_get(tput, "stddev"), MB_JSON_NULL));
+	assert_true(mb_json_is(mb_json_get(tput, "cv"), MB_JSON_NULL));
+	assert_float_equal(mb_json_num(mb_json_get(tput, "n"), 0), 1, 0);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(mb_report_csv(f, doc), 0);
+	fclose(f);
+	/* mean, stddev, median, min, max, cv, n */
+	assert_non_null(strstr(buf, ",throughput,ops/s,"));
+	assert_non_null(strstr(strstr(buf, ",throughput,ops/s,"), ",n/a,"));
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	mb_log_init(false, false, f);	/* the notes too, not only the Summary line */
+	run.bench->text->summary(f, &run, run.summary);
+	mb_log_init(true, false, stdout);
+	fclose(f);
+	assert_non_null(strstr(buf, "\u00B1   n/a M ops/s"));
+	assert_non_null(strstr(buf, "one sample cannot show noise"));
+	assert_null(strstr(buf, "0.000 M ops/s ("));
+	free(buf);
+	assert_string_equal(mb_text_num(num, sizeof(num), 5, 3, NAN), "  n/a");
+	assert_string_equal(mb_text_num(num, sizeof(num), 5, 3, 1.5), "1.500");
+	assert_string_equal(mb_text_cv(num, sizeof(num), NAN), "CV n/a");
+	assert_string_equal(mb_text_cv(num, sizeof(num), 0.0123), "CV 1.23 %");
+	mb_json_free(doc);
+	mb_run_free(&run);
+}
+
 static int write_hello(FILE *f, void *ctx)
 {
 	fputs(ctx, f);
@@ -227,6 +273,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_one_sample),
 		cmocka_unit_test(test_noise_flags),
 		cmocka_unit_test(test_zero_ops),
 		cmocka_unit_test(test_document),

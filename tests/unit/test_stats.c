@@ -29,14 +29,24 @@ static void test_basic(void **state)
 
 static void test_single_and_empty(void **state)
 {
-	const double one = 3.5, nan_only = NAN;
+	const double one = 3.5, nan_only = NAN, one_left[] = { NAN, 2.0, NAN }, two[] = { 1, 3 };
 	struct mb_stats st;
 
 	(void)state;
+	/* One value: the spread is unknown (NaN: JSON null, text n/a), never 0. */
 	assert_int_equal(mb_stats_compute(&one, 1, &st), 0);
-	assert_float_equal(st.stddev, 0, 0);
+	assert_int_equal(st.n, 1);
+	assert_true(isnan(st.stddev));
 	assert_float_equal(st.median, 3.5, 0);
-	assert_float_equal(st.cv, 0, 0);
+	assert_true(isnan(st.cv));
+	/* The same where NaNs leave one value. */
+	assert_int_equal(mb_stats_compute(one_left, 3, &st), 0);
+	assert_int_equal(st.n, 1);
+	assert_true(isnan(st.stddev) && isnan(st.cv));
+	/* Two values have a spread: sqrt(2) with n - 1. */
+	assert_int_equal(mb_stats_compute(two, 2, &st), 0);
+	assert_float_equal(st.stddev, sqrt(2.0), 1e-12);
+	assert_float_equal(st.cv, sqrt(2.0) / 2.0, 1e-12);
 	assert_int_equal(mb_stats_compute(&nan_only, 1, &st), -EINVAL);
 	assert_int_equal(mb_stats_compute(NULL, 0, &st), -EINVAL);
 }
