@@ -101,6 +101,11 @@ double mb_summary_latency(const struct mb_run *run, const struct mb_summary *sum
 	return lat;
 }
 
+bool mb_sample_is_outlier(double x, const struct mb_stats *st, int n)
+{
+	return n >= MB_OUTLIER_MIN_SAMPLES && mb_is_outlier(x, st, MB_OUTLIER_MADS, MB_OUTLIER_MIN);
+}
+
 static void flag_samples(struct mb_run *run, struct mb_summary *sum, struct mb_sample **ms,
 			 const double *primary)
 {
@@ -117,7 +122,7 @@ static void flag_samples(struct mb_run *run, struct mb_summary *sum, struct mb_s
 		double ref = ref_latency(s);
 
 		s->flags = 0;
-		if (sum->n >= 3 && mb_is_outlier(primary[i], &pst, MB_OUTLIER_MADS, MB_OUTLIER_MIN))
+		if (mb_sample_is_outlier(primary[i], &pst, sum->n))
 			s->flags |= MB_SAMPLE_OUTLIER;
 		if (sum->has_kernel && s->total.kernel_ns &&
 		    calls / (double)s->total.kernel_ns > MB_PREEMPT_RATIO)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
 #include "stats.h"
+#include "summary.h"
 
 static void test_basic(void **state)
 {
@@ -103,6 +105,64 @@ static void test_large_values(void **state)
 	assert_float_equal(st.stddev, 1.0, 1e-6);
 }
 
+/* A fixed-seed normal source (xorshift64* and Box-Muller): the same draws on every machine. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+
+static double uniform01(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return ((double)((rng_state * 0x2545F4914F6CDD1DULL) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double normal(double mean, double sd)
+{
+	return mean + sd * sqrt(-2.0 * log(uniform01())) * cos(2.0 * M_PI * uniform01());
+}
+
+/* Samples flagged among @sets sets of @n quiet samples (normal, CV 1 %). */
+static int flagged_quiet(int n, int sets)
+{
+	double v[64];
+	struct mb_stats st;
+	int flagged = 0;
+
+	for (int s = 0; s < sets; s++) {
+		for (int i = 0; i < n; i++)
+			v[i] = normal(100.0, 1.0);
+		assert_int_equal(mb_stats_compute(v, (size_t)n, &st), 0);
+		for (int i = 0; i < n; i++)
+			flagged += mb_sample_is_outlier(v[i], &st, n);
+	}
+	return flagged;
+}
+
+static void test_no_false_alarms(void **state)
+{
+	(void)state;
+	/* Three-sample sets: at most 1 of 100 flagged (with the old rule, 1 in ~12). */
+	assert_true(flagged_quiet(3, 100) <= 1);
+	/* Larger sets: at most one flag per 100 quiet samples, over 10000 samples each. */
+	for (int n = 5; n <= 50; n *= 2)
+		assert_true(flagged_quiet(n, 10000 / n) <= 10000 / 100);
+}
+
+static void test_real_outlier_caught(void **state)
+{
+	double v[10];
+	struct mb_stats st;
+
+	(void)state;
+	for (int i = 0; i < 9; i++)
+		v[i] = normal(100.0, 1.0);
+	v[9] = 120.0;	/* a level shift like a neighbour's: 20 % */
+	mb_stats_compute(v, 10, &st);
+	assert_true(mb_sample_is_outlier(v[9], &st, 10));
+	mb_stats_compute(v + 6, 4, &st);
+	assert_false(mb_sample_is_outlier(v[9], &st, 4));	/* too few to judge */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -112,6 +172,8 @@ int main(void)
 		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_outlier),
 		cmocka_unit_test(test_large_values),
+		cmocka_unit_test(test_no_false_alarms),
+		cmocka_unit_test(test_real_outlier_caught),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
