@@ -122,7 +122,7 @@ bool mb_run_opt_given(const struct mb_run *run, const char *name)
 
 /* ---- counters shared between a producer and the sampler ---- */
 
-void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c)
+static void publish(struct mb_producer *p, const struct mb_counters *c, uint64_t wait_since)
 {
 	const uint64_t *src = (const uint64_t *)c;
 	uint64_t *dst = (uint64_t *)&p->pub;
@@ -132,22 +132,45 @@ void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c)
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	for (size_t i = 0; i < MB_COUNTERS_NR; i++)
 		__atomic_store_n(&dst[i], src[i], __ATOMIC_RELAXED);
+	__atomic_store_n(&p->wait_since, wait_since, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
-void mb_producer_read(const struct mb_producer *p, struct mb_counters *c)
+void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c)
+{
+	/* Only the producer writes wait_since: its own plain read is exact. */
+	publish(p, c, p->wait_since);
+}
+
+void mb_producer_wait_begin(struct mb_producer *p, const struct mb_counters *c)
+{
+	publish(p, c, mb_now_ns());
+}
+
+void mb_producer_wait_end(struct mb_producer *p, struct mb_counters *c)
+{
+	if (p->wait_since)
+		c->wait_ns += mb_now_ns() - p->wait_since;
+	publish(p, c, 0);
+}
+
+void mb_producer_read(const struct mb_producer *p, struct mb_counters *c, uint64_t *wait_since)
 {
 	const uint64_t *src = (const uint64_t *)&p->pub;
 	uint64_t *dst = (uint64_t *)c;
 	unsigned int s1, s2;
+	uint64_t since;
 
 	do {
 		s1 = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
 		for (size_t i = 0; i < MB_COUNTERS_NR; i++)
 			dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+		since = __atomic_load_n(&p->wait_since, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		s2 = __atomic_load_n(&p->seq, __ATOMIC_RELAXED);
 	} while ((s1 & 1) || s1 != s2);
+	if (wait_since)
+		*wait_since = since;
 }
 
 /* ---- set-up of a run ---- */
@@ -395,29 +418,58 @@ static uint64_t producer_cpu_ns(const struct mb_producer *p)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* What the sampler last read of one producer: cumulative counters, CPU time and waits. */
+struct tally {
+	struct mb_counters c;
+	uint64_t cpu_ns;
+	uint64_t wait_ns;	/* finished waits plus the part of a current one up to the read */
+};
+
+static void tally_read(const struct mb_producer *p, uint64_t now, struct tally *t)
+{
+	uint64_t since;
+
+	t->cpu_ns = producer_cpu_ns(p);
+	mb_producer_read(p, &t->c, &since);
+	/* A wait that began after @now belongs to the next sample. */
+	t->wait_ns = t->c.wait_ns + (since && since < now ? now - since : 0);
+}
+
+/* One producer's share of a sample: the deltas since the last read. */
+static void tally_sample(const struct mb_producer *p, uint64_t now, struct tally *last,
+			 struct mb_counters *d)
+{
+	struct tally t;
+
+	tally_read(p, now, &t);
+	counters_sub(d, &t.c, &last->c);
+	/* A thread that exited has no clock left: no CPU time for it. */
+	d->cpu_ns = t.cpu_ns > last->cpu_ns ? t.cpu_ns - last->cpu_ns : 0;
+	d->wait_ns = t.wait_ns > last->wait_ns ? t.wait_ns - last->wait_ns : 0;
+	if (!t.cpu_ns)
+		t.cpu_ns = last->cpu_ns;
+	*last = t;
+}
+
 /* The sampling loop: exactly warmup + duration samples unless stopped early. */
 static void sample_loop(struct mb_run *run)
 {
 	const struct mb_env *env = run->env;
 	uint64_t interval = (uint64_t)env->interval_ms * 1000000ULL;
-	struct mb_counters *last, now_c;
-	uint64_t t0, prev, *last_cpu;
+	struct tally *last;
+	uint64_t t0, prev;
 	FILE *out = mb_progress_stream();
 
 	last = calloc((size_t)run->nr_producers, sizeof(*last));
-	last_cpu = calloc((size_t)run->nr_producers, sizeof(*last_cpu));
-	if (!last || !last_cpu) {
-		free(last);
-		free(last_cpu);
+	if (!last) {
 		mb_run_fail(run, -ENOMEM, "out of memory");
 		return;
 	}
 	wait_started(run);
 	t0 = prev = mb_now_ns();
-	for (int i = 0; i < run->nr_producers; i++) {
-		mb_producer_read(&run->prod[i], &last[i]);
-		last_cpu[i] = producer_cpu_ns(&run->prod[i]);
-	}
+	for (int i = 0; i < run->nr_producers; i++)
+		tally_read(&run->prod[i], t0, &last[i]);
+	mb_kloop_sample_reference(run, NULL);
 
 	while (run->nr_samples < run->max_samples) {
 		struct mb_sample *s = &run->samples[run->nr_samples];
@@ -438,26 +490,22 @@ static void sample_loop(struct mb_run *run)
 		prev = now;
 		memset(&s->total, 0, sizeof(s->total));
 		for (int i = 0; i < run->nr_producers; i++) {
-			uint64_t cpu = producer_cpu_ns(&run->prod[i]);
-
-			mb_producer_read(&run->prod[i], &now_c);
-			counters_sub(&s->prod[i], &now_c, &last[i]);
-			/* A thread that exited has no clock left: no CPU time for it. */
-			s->prod[i].cpu_ns = cpu > last_cpu[i] ? cpu - last_cpu[i] : 0;
+			tally_sample(&run->prod[i], now, &last[i], &s->prod[i]);
 			counters_add(&s->total, &s->prod[i]);
-			last[i] = now_c;
-			last_cpu[i] = cpu ? cpu : last_cpu[i];
 		}
+		mb_kloop_sample_reference(run, s);
 		for (int m = 0; m < MB_MAX_METRICS; m++)
 			s->metric[m] = NAN;
 		if (run->bench->measure)
 			run->bench->measure(run, s);
-		if (run->bench->text && run->bench->text->progress)
+		if (run->bench->text && run->bench->text->progress) {
 			run->bench->text->progress(out, run, run->nr_samples, s);
+			/* Live lines into a pipe or a file too, not at the end of the run. */
+			fflush(out);
+		}
 		run->nr_samples++;
 	}
 	free(last);
-	free(last_cpu);
 }
 
 static bool probe_needs(struct mb_run *run)
