@@ -85,7 +85,8 @@ jq_check "several reference calls per sample" "$TMP/ref.json" \
 jq_check "the reference costs < 1 % of the producer's time" "$TMP/ref.json" \
 	'.results[0] | .summary.totals.ref_ns < 0.01 * ([.samples[].elapsed_ns] | add)'
 
-# The busy loop starts once sample 2 is printed: samples from 4 on begin after it.
+# The busy loop starts once sample 2 is printed; every sample after the one still running when
+# it has started (the lines printed by then tell which) begins after it.
 "$MB" -w0 -d12 --interval_ms 200 -p1 --prod-affinity "$CPU" bpf-noop --format json \
 	-o "$TMP/mid.json" >"$OUT" 2>"$ERR" &
 pid=$!
@@ -95,8 +96,8 @@ for _ in $(seq 600); do
 	sleep 0.05
 done
 check "the run printed sample 2 before it ended" grep -q '^Iter   2 ' "$OUT"
-started=$(grep -c '^Iter ' "$OUT")
 busy_start "$CPU"
+started=$(grep -c '^Iter ' "$OUT")
 wait $pid
 rc=$?
 busy_stop
