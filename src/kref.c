@@ -127,6 +127,11 @@ static size_t take_calls(struct mb_kref *kr, int i, double *v)
 	return n;
 }
 
+double mb_kref_statistic(double *ns_op, size_t n)
+{
+	return mb_median(ns_op, n);
+}
+
 void mb_kref_sample(struct mb_kref *kr, struct mb_sample *s)
 {
 	size_t n = 0, valid = 0;
@@ -138,5 +143,5 @@ void mb_kref_sample(struct mb_kref *kr, struct mb_sample *s)
 	for (size_t k = 0; k < n; k++)
 		valid += !isnan(kr->scratch[k]);
 	s->ref_calls = (unsigned int)valid;
-	s->ref_median = mb_median(kr->scratch, n);
+	s->ref_median = mb_kref_statistic(kr->scratch, n);
 }

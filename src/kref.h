@@ -8,6 +8,8 @@
 #ifndef MB_KREF_H
 #define MB_KREF_H
 
+#include <linux/types.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../bpf/mb_shared.h"
@@ -36,5 +38,11 @@ int mb_kref_call(struct mb_kref *kr, struct mb_producer *p, struct mb_counters *
  * @s->ref_median and @s->ref_calls; with @s NULL, forget the calls made so far.
  */
 void mb_kref_sample(struct mb_kref *kr, struct mb_sample *s);
+
+/*
+ * A sample's reference figure from the ns/op of its @n calls (reordered): their median, which
+ * the few calls an interrupt lengthened do not move. NaN without a call.
+ */
+double mb_kref_statistic(double *ns_op, size_t n);
 
 #endif

@@ -13,6 +13,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "kref.h"
 #include "registry.h"
 #include "runner.h"
 #include "stats.h"
@@ -68,7 +69,7 @@ static double uniform(uint64_t *state)
 
 /*
  * Reference calls as a quiet machine makes them: +-2 % jitter around the loop's cost, and
- * calls an interrupt hit (two of sixteen, at random) up to 60 % slower; @shift scales a sample.
+ * calls an interrupt hit (two of sixteen, at random) up to twice as slow; @shift scales them.
  */
 static void reference_calls(struct mb_sample *s, uint64_t *rng, double shift)
 {
@@ -77,10 +78,10 @@ static void reference_calls(struct mb_sample *s, uint64_t *rng, double shift)
 	for (int c = 0; c < NCALLS; c++) {
 		v[c] = REF_NS * shift * (1 + 0.04 * (uniform(rng) - 0.5));
 		if (uniform(rng) < 2.0 / NCALLS)
-			v[c] *= 1 + 0.6 * uniform(rng);
+			v[c] *= 1 + uniform(rng);
 	}
 	s->ref_calls = NCALLS;
-	s->ref_median = mb_median(v, NCALLS);
+	s->ref_median = mb_kref_statistic(v, NCALLS);
 }
 
 static void test_reference_quiet(void **state)
