@@ -37,7 +37,7 @@ struct mb_counters {
 	uint64_t ref_ops;	/* interleaved reference measurement (empty in-kernel loop) */
 	uint64_t ref_ns;
 	uint64_t cpu_ns;	/* CPU time the producer thread got (set by the sampler) */
-	uint64_t wait_ns;	/* wall time blocked on purpose (a partner, the kernel): off-CPU */
+	uint64_t wait_ns;	/* time off the CPU, blocked on purpose (for a partner, the kernel) */
 };
 
 #define MB_COUNTERS_NR (sizeof(struct mb_counters) / sizeof(uint64_t))
@@ -47,6 +47,7 @@ struct mb_producer {
 	unsigned int seq;		/* seqcount around pub: odd while being written */
 	struct mb_counters pub;		/* published cumulative counters */
 	uint64_t wait_since;		/* published too: start of the current wait, 0: none */
+	uint64_t wait_cpu_ns;		/* the thread's CPU time when that wait began */
 	struct mb_run *run;
 	int idx;
 	int cpu;			/* pinned CPU, or -1 */
@@ -168,8 +169,9 @@ void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c);
 /* Read them consistently (sampler side); *@wait_since (may be NULL): the current wait's start. */
 void mb_producer_read(const struct mb_producer *p, struct mb_counters *c, uint64_t *wait_since);
 /*
- * Around a deliberate block (sleeping for a partner, for the kernel): the wait's wall time goes
- * to @c->wait_ns, and the sampler counts a wait still going on up to the sample's end, so the
+ * Around a deliberate block (sleeping for a partner, for the kernel), on the producer's thread:
+ * the wait's time off the CPU (its wall time less the CPU time the thread spent in it) goes to
+ * @c->wait_ns, and the sampler counts a wait still going on up to the sample's end, so the
  * preemption check (wall - waits vs CPU time) never mistakes a sleep for a lost CPU.
  */
 void mb_producer_wait_begin(struct mb_producer *p, const struct mb_counters *c);

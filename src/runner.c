@@ -142,15 +142,28 @@ void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c)
 	publish(p, c, p->wait_since);
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 void mb_producer_wait_begin(struct mb_producer *p, const struct mb_counters *c)
 {
+	p->wait_cpu_ns = thread_cpu_ns();
 	publish(p, c, mb_now_ns());
 }
 
 void mb_producer_wait_end(struct mb_producer *p, struct mb_counters *c)
 {
-	if (p->wait_since)
-		c->wait_ns += mb_now_ns() - p->wait_since;
+	if (p->wait_since) {
+		uint64_t wall = mb_now_ns() - p->wait_since, cpu = thread_cpu_ns() - p->wait_cpu_ns;
+
+		/* Entering and leaving the sleep, spinning first: CPU time, not a wait. */
+		c->wait_ns += wall > cpu ? wall - cpu : 0;
+	}
 	publish(p, c, 0);
 }
 
@@ -448,6 +461,9 @@ static void tally_sample(const struct mb_producer *p, uint64_t now, struct tally
 	d->wait_ns = t.wait_ns > last->wait_ns ? t.wait_ns - last->wait_ns : 0;
 	if (!t.cpu_ns)
 		t.cpu_ns = last->cpu_ns;
+	/* A finished wait can come out below what its running part was counted as. */
+	if (t.wait_ns < last->wait_ns)
+		t.wait_ns = last->wait_ns;
 	*last = t;
 }
 

@@ -73,6 +73,13 @@ for b in "bpf-noop" "map-lookup --path syscall" "count-local" "lpm-trie-free --n
 done
 jq_check "lpm-trie-free: its waits for the kworker's free are counted" "$TMP/rel.json" \
 	'.results[0].summary.totals.wait_ns > 0'
+# Producer pairs that sleep for each other's turn.
+if [ "$(nproc)" -ge 2 ]; then
+	expect_rc 0 "htab-mem add/delete pairs" -w0 -d5 --interval_ms 100 -p2 -a htab-mem \
+		--use-case add_del_on_diff_cpu --format json -o "$TMP/pairs.json"
+	jq_check "pairs: preempted exactly when (wall - waits)/CPU > threshold" "$TMP/pairs.json" \
+		"$PREEMPT_RELATION"
+fi
 
 # ---- point 6: the drift reference, and a load started mid-run ----
 expect_rc 0 "bpf-noop" -w0 -d10 --interval_ms 200 -p1 --prod-affinity "$CPU" bpf-noop \
