@@ -43,6 +43,7 @@ struct mb_counters {
 	 * can be long; 0: not stamped. In a sample's deltas: the time its counted calls covered.
 	 */
 	uint64_t end_ns;
+	uint64_t wait_ns;	/* time off the CPU, blocked on purpose (for a partner, the kernel) */
 };
 
 #define MB_COUNTERS_NR (sizeof(struct mb_counters) / sizeof(uint64_t))
@@ -51,6 +52,8 @@ struct mb_counters {
 struct mb_producer {
 	unsigned int seq;		/* seqcount around pub: odd while being written */
 	struct mb_counters pub;		/* published cumulative counters */
+	uint64_t wait_since;		/* published too: start of the current wait, 0: none */
+	uint64_t wait_cpu_ns;		/* the thread's CPU time when that wait began */
 	struct mb_run *run;
 	int idx;
 	int cpu;			/* pinned CPU, or -1 */
@@ -64,8 +67,8 @@ struct mb_producer {
 
 /* Sample flags: why a sample is suspect. */
 #define MB_SAMPLE_OUTLIER	(1u << 0)	/* beyond 3 scaled MADs of the median */
-#define MB_SAMPLE_PREEMPTED	(1u << 1)	/* lost the CPU: wall time well above in-kernel or CPU time */
-#define MB_SAMPLE_REF_DRIFT	(1u << 2)	/* the reference loop's cost moved > 5 % */
+#define MB_SAMPLE_PREEMPTED	(1u << 1)	/* lost the CPU: wall time well above CPU time */
+#define MB_SAMPLE_REF_DRIFT	(1u << 2)	/* the reference loop's median cost moved */
 
 struct mb_sample {
 	uint64_t start_ns;		/* since the start of sampling */
@@ -74,6 +77,9 @@ struct mb_sample {
 	struct mb_counters total;	/* deltas over all producers */
 	struct mb_counters *prod;	/* deltas per producer [nr_producers] */
 	double metric[MB_MAX_METRICS];	/* bench metrics (NaN: not measured) */
+	double ref_median;		/* median ns/op of its reference calls (NaN: none) */
+	unsigned int ref_calls;		/* how many reference calls that median is of */
+	double preempt_ratio;		/* by mb_summarize(), see MB_PREEMPT_RATIO (NaN: none) */
 	unsigned int flags;
 	bool warmup;
 };
@@ -199,7 +205,15 @@ void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c);
  * call, where the first call's time starts.
  */
 void mb_producer_publish_stamped(struct mb_producer *p, struct mb_counters *c);
-/* Read them consistently (sampler side). */
-void mb_producer_read(const struct mb_producer *p, struct mb_counters *c);
+/* Read them consistently (sampler side); *@wait_since (may be NULL): the current wait's start. */
+void mb_producer_read(const struct mb_producer *p, struct mb_counters *c, uint64_t *wait_since);
+/*
+ * Around a deliberate block (sleeping for a partner, for the kernel), on the producer's thread:
+ * the wait's time off the CPU (its wall time less the CPU time the thread spent in it) goes to
+ * @c->wait_ns, and the sampler counts a wait still going on up to the sample's end, so the
+ * preemption check (wall - waits vs CPU time) never mistakes a sleep for a lost CPU.
+ */
+void mb_producer_wait_begin(struct mb_producer *p, const struct mb_counters *c);
+void mb_producer_wait_end(struct mb_producer *p, struct mb_counters *c);
 
 #endif

@@ -8,18 +8,17 @@
 
 #include "env.h"
 #include "kloop.h"
+#include "kref.h"
 #include "harness.skel.h"
 #include "log.h"
 #include "runner.h"
 
 #define KLOOP_MAX_ITERS		(1u << 23)	/* bpf_loop's limit */
 #define KLOOP_FIRST_ITERS	1024
-#define REF_CALL_NS		20000		/* one reference call: ~20 us */
-#define REF_PER_INTERVAL	4		/* reference calls per sample interval */
 
 struct kloop_state {
 	struct harness_bpf *ref;
-	uint64_t ref_iters;
+	struct mb_kref *kref;		/* the drift reference's calls (kref.c) */
 };
 
 int mb_kloop_call(int prog_fd, int slot, uint64_t iters, int cpu)
@@ -66,34 +65,26 @@ uint64_t mb_kloop_next_iters(uint64_t iters, uint64_t call_ns, uint64_t target_n
 	return n > max ? max : n;
 }
 
-static int reference_call(struct kloop_state *ks, struct mb_producer *p, struct mb_counters *c)
-{
-	struct mb_slot *s = &ks->ref->bss->mb_slots[p->idx];
-	uint64_t ns = s->kernel_ns, ops = s->ops;
-	int ret = mb_kloop_call(bpf_program__fd(ks->ref->progs.mb_noop), p->idx, ks->ref_iters,
-				p->cpu);
-
-	if (ret < 0)
-		return ret;
-	c->ref_ns += s->kernel_ns - ns;
-	c->ref_ops += s->ops - ops;
-	return 0;
-}
-
 int mb_kloop_reference(struct mb_run *run, struct mb_producer *p, struct mb_counters *c,
 		       uint64_t *next_ref)
 {
 	struct kloop_state *ks = run->kloop;
-	uint64_t now = mb_now_ns();
-	int ret;
 
-	if (!ks || !ks->ref || now < *next_ref)
+	if (!ks || !ks->kref)
 		return 0;
-	ret = reference_call(ks, p, c);
-	if (ret < 0)
-		return ret;
-	*next_ref = now + (uint64_t)run->env->interval_ms * 1000000 / REF_PER_INTERVAL;
-	return 0;
+	return mb_kref_call(ks->kref, p, c, next_ref);
+}
+
+void mb_kloop_sample_reference(struct mb_run *run, struct mb_sample *s)
+{
+	struct kloop_state *ks = run->kloop;
+
+	if (s) {
+		s->ref_median = NAN;
+		s->ref_calls = 0;
+	}
+	if (ks && ks->kref)
+		mb_kref_sample(ks->kref, s);
 }
 
 int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_kloop_cfg *cfg)
@@ -211,7 +202,7 @@ void mb_kloop_calibrate(struct mb_run *run)
 		return;
 	}
 	run->loop_overhead_ns = best;
-	ks->ref_iters = (uint64_t)(REF_CALL_NS / (best > 0.1 ? best : 0.1));
+	ks->kref = mb_kref_new(run, fd, ks->ref->bss->mb_slots, best);
 	mb_debug("%s: empty in-kernel loop (%s): %.3f ns/op", run->bench->name,
 		 mb_loop_kind_names[run->loop.kind], best);
 }
@@ -222,6 +213,7 @@ void mb_kloop_release(struct mb_run *run)
 
 	if (!ks)
 		return;
+	mb_kref_free(ks->kref);
 	harness_bpf__destroy(ks->ref);
 	free(ks);
 	run->kloop = NULL;

@@ -43,11 +43,13 @@ int mb_kloop_call(int prog_fd, int slot, uint64_t iters, int cpu);
  */
 uint64_t mb_kloop_next_iters(uint64_t iters, uint64_t call_ns, uint64_t target_ns, uint64_t max);
 /*
- * ... and the interleaved reference loop: runs it when due (four times per interval, @next_ref
- * holds the producer's schedule, start it at 0) and adds its time to @c->ref_ops / ref_ns.
+ * ... and the interleaved drift reference (kref.h): runs a call when due (@next_ref holds the
+ * producer's schedule, start it at 0) and adds its time to @c->ref_ops / ref_ns.
  */
 int mb_kloop_reference(struct mb_run *run, struct mb_producer *p, struct mb_counters *c,
 		       uint64_t *next_ref);
+/* Sampler side: @s->ref_median / ref_calls of the reference calls made during @s (NULL: none). */
+void mb_kloop_sample_reference(struct mb_run *run, struct mb_sample *s);
 
 /* Load the reference program and measure the empty loop's cost (run->loop_overhead_ns). */
 void mb_kloop_calibrate(struct mb_run *run);

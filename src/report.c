@@ -53,6 +53,12 @@ static void counters_json(struct mb_json *o, const struct mb_counters *c)
 	mb_json_set_num(o, "ref_ops", (double)c->ref_ops);
 	mb_json_set_num(o, "ref_ns", (double)c->ref_ns);
 	mb_json_set_num(o, "cpu_ns", (double)c->cpu_ns);
+	mb_json_set_num(o, "wait_ns", (double)c->wait_ns);
+}
+
+static struct mb_json *num_or_null(double v)
+{
+	return isnan(v) ? mb_json_null() : mb_json_number(v);
 }
 
 static struct mb_json *sample_flags_json(unsigned int flags)
@@ -83,6 +89,9 @@ static struct mb_json *sample_json(const struct mb_run *run, int i)
 	mb_json_set_num(o, "throughput", mb_sample_rate(s, s->total.ops));
 	mb_json_set(o, "latency_kernel", isnan(lat) ? mb_json_null() : mb_json_number(lat));
 	mb_json_set(o, "flags", sample_flags_json(s->flags));
+	mb_json_set(o, "preempt_ratio", num_or_null(s->preempt_ratio));
+	mb_json_set(o, "reference_ns", num_or_null(s->ref_calls ? s->ref_median : NAN));
+	mb_json_set_num(o, "reference_calls", s->ref_calls);
 	metrics = mb_json_child(o, "metrics");
 	for (int m = 0; run->bench->metrics && run->bench->metrics[m].name; m++)
 		mb_json_set(metrics, run->bench->metrics[m].name,
@@ -101,6 +110,21 @@ static struct mb_json *sample_json(const struct mb_run *run, int i)
 	return o;
 }
 
+/* What the noise flags compared, so that a reader can check each flag from the samples. */
+static struct mb_json *noise_checks_json(const struct mb_summary *sum)
+{
+	struct mb_json *o = mb_json_object(), *c;
+	const char *basis = mb_preempt_basis_name(sum->preempt_basis);
+
+	c = mb_json_child(o, "preempted");
+	mb_json_set(c, "basis", basis ? mb_json_string(basis) : mb_json_null());
+	mb_json_set_num(c, "threshold", MB_PREEMPT_RATIO);
+	c = mb_json_child(o, "reference_drift");
+	mb_json_set(c, "reference_ns", num_or_null(sum->ref_median));
+	mb_json_set_num(c, "threshold", MB_REF_DRIFT);
+	return o;
+}
+
 static struct mb_json *summary_json(const struct mb_run *run, const struct mb_summary *sum)
 {
 	struct mb_json *o = mb_json_object(), *noise, *metrics;
@@ -112,6 +136,7 @@ static struct mb_json *summary_json(const struct mb_run *run, const struct mb_su
 	mb_json_set_num(noise, "outlier", sum->nr_outlier);
 	mb_json_set_num(noise, "preempted", sum->nr_preempted);
 	mb_json_set_num(noise, "reference_drift", sum->nr_ref_drift);
+	mb_json_set(o, "noise_checks", noise_checks_json(sum));
 	mb_json_set(o, "throughput", stats_json(&sum->throughput, "ops/s"));
 	mb_json_set(o, "throughput_per_producer", stats_json(&sum->prod_throughput, "ops/s"));
 	mb_json_set(o, "hits", stats_json(&sum->hits, "ops/s"));

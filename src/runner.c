@@ -123,7 +123,7 @@ bool mb_run_opt_given(const struct mb_run *run, const char *name)
 
 /* ---- counters shared between a producer and the sampler ---- */
 
-void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c)
+static void publish(struct mb_producer *p, const struct mb_counters *c, uint64_t wait_since)
 {
 	const uint64_t *src = (const uint64_t *)c;
 	uint64_t *dst = (uint64_t *)&p->pub;
@@ -133,7 +133,39 @@ void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c)
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	for (size_t i = 0; i < MB_COUNTERS_NR; i++)
 		__atomic_store_n(&dst[i], src[i], __ATOMIC_RELAXED);
+	__atomic_store_n(&p->wait_since, wait_since, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c)
+{
+	/* Only the producer writes wait_since: its own plain read is exact. */
+	publish(p, c, p->wait_since);
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void mb_producer_wait_begin(struct mb_producer *p, const struct mb_counters *c)
+{
+	p->wait_cpu_ns = thread_cpu_ns();
+	publish(p, c, mb_now_ns());
+}
+
+void mb_producer_wait_end(struct mb_producer *p, struct mb_counters *c)
+{
+	if (p->wait_since) {
+		uint64_t wall = mb_now_ns() - p->wait_since, cpu = thread_cpu_ns() - p->wait_cpu_ns;
+
+		/* Entering and leaving the sleep, spinning first: CPU time, not a wait. */
+		c->wait_ns += wall > cpu ? wall - cpu : 0;
+	}
+	publish(p, c, 0);
 }
 
 void mb_producer_publish_stamped(struct mb_producer *p, struct mb_counters *c)
@@ -142,19 +174,23 @@ void mb_producer_publish_stamped(struct mb_producer *p, struct mb_counters *c)
 	mb_producer_publish(p, c);
 }
 
-void mb_producer_read(const struct mb_producer *p, struct mb_counters *c)
+void mb_producer_read(const struct mb_producer *p, struct mb_counters *c, uint64_t *wait_since)
 {
 	const uint64_t *src = (const uint64_t *)&p->pub;
 	uint64_t *dst = (uint64_t *)c;
 	unsigned int s1, s2;
+	uint64_t since;
 
 	do {
 		s1 = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
 		for (size_t i = 0; i < MB_COUNTERS_NR; i++)
 			dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+		since = __atomic_load_n(&p->wait_since, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		s2 = __atomic_load_n(&p->seq, __ATOMIC_RELAXED);
 	} while ((s1 & 1) || s1 != s2);
+	if (wait_since)
+		*wait_since = since;
 }
 
 /* ---- set-up of a run ---- */
@@ -410,34 +446,49 @@ static uint64_t producer_cpu_ns(const struct mb_producer *p)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* What the sampler last read of one producer: cumulative counters, CPU time and waits. */
+struct tally {
+	struct mb_counters c;
+	uint64_t cpu_ns;
+	uint64_t wait_ns;	/* finished waits plus the part of a current one up to the read */
+};
+
+static void tally_read(const struct mb_producer *p, uint64_t now, struct tally *t)
+{
+	uint64_t since;
+
+	t->cpu_ns = producer_cpu_ns(p);
+	mb_producer_read(p, &t->c, &since);
+	/* A wait that began after @now belongs to the next sample. */
+	t->wait_ns = t->c.wait_ns + (since && since < now ? now - since : 0);
+}
+
 /*
- * Sample @s's counter deltas since @last and @last_cpu (both advanced). @t0, the start of
+ * One producer's share of a sample: the deltas since the last read. @t0, the start of
  * sampling, is where a producer's first stamped span begins.
  */
-static void read_producers(struct mb_run *run, struct mb_sample *s, struct mb_counters *last,
-			   uint64_t *last_cpu, uint64_t t0)
+static void tally_sample(const struct mb_producer *p, uint64_t now, uint64_t t0,
+			 struct tally *last, struct mb_counters *d)
 {
-	struct mb_counters now_c;
+	struct tally t;
 
-	memset(&s->total, 0, sizeof(s->total));
-	for (int i = 0; i < run->nr_producers; i++) {
-		uint64_t cpu = producer_cpu_ns(&run->prod[i]);
-
-		mb_producer_read(&run->prod[i], &now_c);
-		if (now_c.end_ns && !last[i].end_ns)
-			last[i].end_ns = t0;
-		counters_sub(&s->prod[i], &now_c, &last[i]);
-		/* A thread that exited has no clock left: no CPU time for it. */
-		s->prod[i].cpu_ns = cpu > last_cpu[i] ? cpu - last_cpu[i] : 0;
-		counters_add(&s->total, &s->prod[i]);
-		last[i] = now_c;
-		last_cpu[i] = cpu ? cpu : last_cpu[i];
-	}
-	s->covered_ns = mb_sample_covered_ns(s, run->nr_producers);
+	tally_read(p, now, &t);
+	if (t.c.end_ns && !last->c.end_ns)
+		last->c.end_ns = t0;
+	counters_sub(d, &t.c, &last->c);
+	/* A thread that exited has no clock left: no CPU time for it. */
+	d->cpu_ns = t.cpu_ns > last->cpu_ns ? t.cpu_ns - last->cpu_ns : 0;
+	d->wait_ns = t.wait_ns > last->wait_ns ? t.wait_ns - last->wait_ns : 0;
+	if (!t.cpu_ns)
+		t.cpu_ns = last->cpu_ns;
+	/* A finished wait can come out below what its running part was counted as. */
+	if (t.wait_ns < last->wait_ns)
+		t.wait_ns = last->wait_ns;
+	*last = t;
 }
 
 /* Samples in which a producer that stamps its calls (@last: its final counters) ended none. */
-static void warn_uncovered(struct mb_run *run, const struct mb_counters *last)
+static void warn_uncovered(struct mb_run *run, const struct tally *last)
 {
 	int samples = 0;
 
@@ -445,7 +496,7 @@ static void warn_uncovered(struct mb_run *run, const struct mb_counters *last)
 		bool none = false;
 
 		for (int p = 0; p < run->nr_producers; p++)
-			none |= last[p].end_ns && !run->samples[i].prod[p].end_ns;
+			none |= last[p].c.end_ns && !run->samples[i].prod[p].end_ns;
 		samples += none;
 	}
 	if (!samples)
@@ -459,24 +510,20 @@ static void sample_loop(struct mb_run *run)
 {
 	const struct mb_env *env = run->env;
 	uint64_t interval = (uint64_t)env->interval_ms * 1000000ULL;
-	struct mb_counters *last;
-	uint64_t t0, prev, *last_cpu;
+	struct tally *last;
+	uint64_t t0, prev;
 	FILE *out = mb_progress_stream();
 
 	last = calloc((size_t)run->nr_producers, sizeof(*last));
-	last_cpu = calloc((size_t)run->nr_producers, sizeof(*last_cpu));
-	if (!last || !last_cpu) {
-		free(last);
-		free(last_cpu);
+	if (!last) {
 		mb_run_fail(run, -ENOMEM, "out of memory");
 		return;
 	}
 	wait_started(run);
 	t0 = prev = mb_now_ns();
-	for (int i = 0; i < run->nr_producers; i++) {
-		mb_producer_read(&run->prod[i], &last[i]);
-		last_cpu[i] = producer_cpu_ns(&run->prod[i]);
-	}
+	for (int i = 0; i < run->nr_producers; i++)
+		tally_read(&run->prod[i], t0, &last[i]);
+	mb_kloop_sample_reference(run, NULL);
 
 	while (run->nr_samples < run->max_samples) {
 		struct mb_sample *s = &run->samples[run->nr_samples];
@@ -495,7 +542,13 @@ static void sample_loop(struct mb_run *run)
 		s->elapsed_ns = now - prev;
 		s->warmup = run->nr_samples < (int)env->warmup;
 		prev = now;
-		read_producers(run, s, last, last_cpu, t0);
+		memset(&s->total, 0, sizeof(s->total));
+		for (int i = 0; i < run->nr_producers; i++) {
+			tally_sample(&run->prod[i], now, t0, &last[i], &s->prod[i]);
+			counters_add(&s->total, &s->prod[i]);
+		}
+		s->covered_ns = mb_sample_covered_ns(s, run->nr_producers);
+		mb_kloop_sample_reference(run, s);
 		for (int m = 0; m < MB_MAX_METRICS; m++)
 			s->metric[m] = NAN;
 		if (run->bench->measure)
@@ -509,7 +562,6 @@ static void sample_loop(struct mb_run *run)
 	}
 	warn_uncovered(run, last);
 	free(last);
-	free(last_cpu);
 }
 
 static bool probe_needs(struct mb_run *run)

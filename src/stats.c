@@ -32,6 +32,17 @@ double mb_percentile_sorted(const double *sorted, size_t n, double p)
 	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
 }
 
+double mb_median(double *v, size_t n)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			v[m++] = v[i];
+	qsort(v, m, sizeof(*v), cmp_double);
+	return mb_percentile_sorted(v, m, 50);
+}
+
 int mb_stats_compute(const double *values, size_t n, struct mb_stats *st)
 {
 	double *v, sum = 0, sq = 0;

@@ -21,6 +21,9 @@ struct mb_stats {
 /* Summarise @n values (NaNs are skipped). Returns 0, or -EINVAL when no value is left. */
 int mb_stats_compute(const double *values, size_t n, struct mb_stats *st);
 
+/* The median of @n values (NaNs skipped), sorting them in place; NaN when none is left. */
+double mb_median(double *v, size_t n);
+
 /* Percentile @p (0..100) of a sorted array, with linear interpolation between ranks. */
 double mb_percentile_sorted(const double *sorted, size_t n, double p);
 

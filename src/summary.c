@@ -63,8 +63,38 @@ double mb_sample_wall_latency(const struct mb_sample *s, int nr_producers)
 	return s->total.ops ? (double)covered(s) * nr_producers / (double)s->total.ops : NAN;
 }
 
+double mb_sample_preempt_ratio(const struct mb_sample *s, int nr_producers,
+			       enum mb_preempt_basis basis)
+{
+	double wall = (double)s->elapsed_ns * nr_producers - (double)s->total.wait_ns;
+
+	switch (basis) {
+	case MB_PREEMPT_CPU:
+		return s->total.cpu_ns ? wall / (double)s->total.cpu_ns : NAN;
+	case MB_PREEMPT_KERNEL:
+		/*
+		 * Without a CPU clock: the time of the calls whose in-kernel time the sample counts,
+		 * less the time outside the loop on purpose, is no lost CPU.
+		 */
+		wall = (double)covered(s) * nr_producers - (double)s->total.wait_ns;
+		return s->total.kernel_ns ?
+			       (wall - (double)s->total.excluded_ns) / (double)s->total.kernel_ns :
+			       NAN;
+	default:
+		return NAN;
+	}
+}
+
+const char *mb_preempt_basis_name(enum mb_preempt_basis basis)
+{
+	return basis == MB_PREEMPT_CPU ? "cpu" : basis == MB_PREEMPT_KERNEL ? "kernel" : NULL;
+}
+
+/* The median of the sample's reference calls where they were logged, else their mean. */
 static double ref_latency(const struct mb_sample *s)
 {
+	if (s->ref_calls)
+		return s->ref_median;
 	return s->total.ref_ops ? (double)s->total.ref_ns / (double)s->total.ref_ops : NAN;
 }
 
@@ -106,6 +136,31 @@ bool mb_sample_is_outlier(double x, const struct mb_stats *st, int n)
 	return n >= MB_OUTLIER_MIN_SAMPLES && mb_is_outlier(x, st, MB_OUTLIER_MADS, MB_OUTLIER_MIN);
 }
 
+/*
+ * The producers' CPU clocks say whether they lost the CPU whatever drives the bench (in-kernel
+ * time leaves out the syscall or trigger path around it); in-kernel time is the fallback.
+ */
+static enum mb_preempt_basis preempt_basis(const struct mb_summary *sum)
+{
+	if (sum->sum.cpu_ns)
+		return MB_PREEMPT_CPU;
+	return sum->has_kernel ? MB_PREEMPT_KERNEL : MB_PREEMPT_NONE;
+}
+
+/* The median over the measured samples of each one's reference median (NaN: no reference). */
+static double run_ref_median(struct mb_sample **ms, int n)
+{
+	double *v = calloc((size_t)(n ? n : 1), sizeof(*v)), m;
+
+	if (!v)
+		return NAN;
+	for (int i = 0; i < n; i++)
+		v[i] = ms[i]->ref_calls ? ms[i]->ref_median : NAN;
+	m = mb_median(v, (size_t)n);
+	free(v);
+	return m;
+}
+
 static void flag_samples(struct mb_run *run, struct mb_summary *sum, struct mb_sample **ms,
 			 const double *primary)
 {
@@ -113,26 +168,22 @@ static void flag_samples(struct mb_run *run, struct mb_summary *sum, struct mb_s
 
 	if (mb_stats_compute(primary, (size_t)sum->n, &pst))
 		memset(&pst, 0, sizeof(pst));
+	sum->preempt_basis = preempt_basis(sum);
+	sum->ref_median = run_ref_median(ms, sum->n);
+	for (int i = 0; i < run->nr_samples; i++)
+		run->samples[i].preempt_ratio = mb_sample_preempt_ratio(&run->samples[i],
+									run->nr_producers,
+									sum->preempt_basis);
 	for (int i = 0; i < sum->n; i++) {
 		struct mb_sample *s = ms[i];
-		double busy = (double)s->elapsed_ns * run->nr_producers - (double)s->total.excluded_ns;
-		/* The time of the calls whose in-kernel time the sample counts. */
-		double calls = (double)covered(s) * run->nr_producers -
-			       (double)s->total.excluded_ns;
-		double ref = ref_latency(s);
 
 		s->flags = 0;
 		if (mb_sample_is_outlier(primary[i], &pst, sum->n))
 			s->flags |= MB_SAMPLE_OUTLIER;
-		if (sum->has_kernel && s->total.kernel_ns &&
-		    calls / (double)s->total.kernel_ns > MB_PREEMPT_RATIO)
+		if (s->preempt_ratio > MB_PREEMPT_RATIO)
 			s->flags |= MB_SAMPLE_PREEMPTED;
-		/* Without in-kernel time, the threads' CPU time tells whether they lost the CPU. */
-		if (!sum->has_kernel && s->total.cpu_ns &&
-		    busy / (double)s->total.cpu_ns > MB_PREEMPT_RATIO)
-			s->flags |= MB_SAMPLE_PREEMPTED;
-		if (sum->has_ref && !isnan(ref) &&
-		    fabs(ref / sum->latency_ref.median - 1.0) > MB_REF_DRIFT)
+		if (s->ref_calls && sum->ref_median > 0 &&
+		    fabs(s->ref_median / sum->ref_median - 1.0) > MB_REF_DRIFT)
 			s->flags |= MB_SAMPLE_REF_DRIFT;
 		sum->nr_outlier += !!(s->flags & MB_SAMPLE_OUTLIER);
 		sum->nr_preempted += !!(s->flags & MB_SAMPLE_PREEMPTED);

@@ -21,13 +21,23 @@
 
 /* The rule above for sample @x of @n whose statistics are @st. */
 bool mb_sample_is_outlier(double x, const struct mb_stats *st, int n);
-#define MB_PREEMPT_RATIO	1.10	/* wall / in-kernel (or CPU) time above this: lost the CPU */
-#define MB_REF_DRIFT		0.05	/* reference loop cost moved more than this */
+
+#define MB_PREEMPT_RATIO	1.10	/* (wall - waits) / CPU time above this: lost the CPU */
+#define MB_REF_DRIFT		0.05	/* reference median this far from the run's: drift */
+
+/* What a sample's preemption ratio divides by. */
+enum mb_preempt_basis {
+	MB_PREEMPT_NONE,	/* neither clock: no check */
+	MB_PREEMPT_CPU,		/* the producer threads' CPU clocks */
+	MB_PREEMPT_KERNEL,	/* in-kernel time, where no CPU clock could be read */
+};
 
 struct mb_summary {
 	int n;				/* samples after warm-up */
 	bool has_kernel;		/* in-kernel time was measured */
 	bool has_ref;			/* the reference loop ran */
+	enum mb_preempt_basis preempt_basis;
+	double ref_median;		/* median over the measured samples of their ref_median */
 	struct mb_stats throughput;	/* ops/s, all producers */
 	struct mb_stats prod_throughput;	/* ops/s per producer */
 	struct mb_stats hits;		/* per second */
@@ -67,6 +77,13 @@ double mb_sample_rate(const struct mb_sample *s, uint64_t count);
 double mb_sample_prod_rate(const struct mb_sample *s, int p, uint64_t count);
 double mb_sample_kernel_latency(const struct mb_sample *s);
 double mb_sample_wall_latency(const struct mb_sample *s, int nr_producers);
+/*
+ * Wall time the producers could have run (elapsed x producers - waits, - excluded time on the
+ * kernel basis) over the time they did: above MB_PREEMPT_RATIO they lost their CPU.
+ */
+double mb_sample_preempt_ratio(const struct mb_sample *s, int nr_producers,
+			       enum mb_preempt_basis basis);
+const char *mb_preempt_basis_name(enum mb_preempt_basis basis);
 
 /* The in-kernel ns/op to print: net of the empty loop with --net. */
 double mb_summary_latency(const struct mb_run *run, const struct mb_summary *sum);

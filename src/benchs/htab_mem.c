@@ -216,17 +216,26 @@ static long trigger_arg(enum mb_htab_op op, int idx)
 	return (long)(MB_HTAB_MAGIC | (unsigned int)op << MB_HTAB_OP_SHIFT | (unsigned int)idx);
 }
 
-static void publish(struct mb_producer *p, const struct mb_slot *s, uint64_t excluded_ns)
+static void counters_of(const struct mb_slot *s, uint64_t excluded_ns, uint64_t wait_ns,
+			struct mb_counters *c)
 {
-	struct mb_counters c = {
+	*c = (struct mb_counters){
 		.ops = s->ops,
 		.hits = s->hits,
 		.errors = s->errors,
 		.kernel_ns = s->kernel_ns,
 		.excluded_ns = excluded_ns,
 		.calls = s->calls,
+		.wait_ns = wait_ns,
 	};
+}
 
+static void publish(struct mb_producer *p, const struct mb_slot *s, uint64_t excluded_ns,
+		    uint64_t wait_ns)
+{
+	struct mb_counters c;
+
+	counters_of(s, excluded_ns, wait_ns, &c);
 	mb_producer_publish(p, &c);
 }
 
@@ -247,25 +256,32 @@ static int trigger(struct mb_run *run, struct mb_producer *p, const struct mb_sl
 
 /*
  * Wait for @want in @turn: spin a while (the partner's op takes microseconds, a wake-up from
- * sleep can take longer), then sleep on the futex. False when the run stops.
+ * sleep can take longer), then sleep on the futex; the sleep is published as a wait (@c holds
+ * the producer's counters, @c->wait_ns gets it). False when the run stops.
  */
-static bool pair_wait(struct mb_run *run, int *turn, int want, uint64_t t0)
+static bool pair_wait(struct mb_run *run, struct mb_producer *p, struct mb_counters *c,
+		      int *turn, int want, uint64_t t0)
 {
 	struct timespec ts = { .tv_nsec = PAIR_SLEEP_NS };
-	bool sleep = false;
+	bool sleep = false, ret;
 
 	for (unsigned int spin = 1;; spin++) {
 		int v = __atomic_load_n(turn, __ATOMIC_ACQUIRE);
 
-		if (v == want)
-			return true;
-		if (mb_run_should_stop(run))
-			return false;
-		if (!sleep && !(spin % 64))
-			sleep = mb_now_ns() - t0 > PAIR_SPIN_NS;
+		if (v == want || mb_run_should_stop(run)) {
+			ret = v == want;
+			break;
+		}
+		if (!sleep && !(spin % 64) && mb_now_ns() - t0 > PAIR_SPIN_NS) {
+			sleep = true;
+			mb_producer_wait_begin(p, c);
+		}
 		if (sleep)
 			syscall(SYS_futex, turn, FUTEX_WAIT_PRIVATE, v, &ts, NULL, 0);
 	}
+	if (sleep)
+		mb_producer_wait_end(p, c);
+	return ret;
 }
 
 static void pair_pass(int *turn, int to)
@@ -285,13 +301,17 @@ static int pair_producer(struct mb_run *run, struct mb_producer *p, const struct
 	struct htab_pair *pair = &st->pairs[p->idx / 2];
 	bool adder = !(p->idx & 1);
 	long arg = trigger_arg(adder ? MB_HTAB_ADD : MB_HTAB_DEL, p->idx);
-	uint64_t excluded = 0;
+	uint64_t excluded = 0, wait = 0;
+	struct mb_counters c;
 	int err;
 
 	for (;;) {
 		uint64_t t = mb_now_ns();
-		bool go = pair_wait(run, &pair->turn, adder ? 0 : 1, t);
+		bool go;
 
+		counters_of(s, excluded, wait, &c);
+		go = pair_wait(run, p, &c, &pair->turn, adder ? 0 : 1, t);
+		wait = c.wait_ns;
 		excluded += mb_now_ns() - t;
 		if (!go)
 			break;
@@ -302,9 +322,9 @@ static int pair_producer(struct mb_run *run, struct mb_producer *p, const struct
 			return err;
 		}
 		pair_pass(&pair->turn, adder ? 1 : 0);
-		publish(p, s, excluded);
+		publish(p, s, excluded, wait);
 	}
-	publish(p, s, excluded);
+	publish(p, s, excluded, wait);
 	return 0;
 }
 
@@ -323,7 +343,7 @@ static int htab_mem_producer(struct mb_run *run, struct mb_producer *p)
 		err = trigger(run, p, s, arg);
 		if (err)
 			return err;
-		publish(p, s, 0);
+		publish(p, s, 0, 0);
 	}
 	return 0;
 }

@@ -294,7 +294,13 @@ static int free_producer(struct mb_run *run, struct mb_producer *p)
 		ns = bss->mb_free_ns;
 		t1 = mb_now_ns();
 		close(fd);	/* the only reference: the kernel queues the free */
+		/*
+		 * A wait, not a lost CPU, when the preemption check reads the producer's CPU
+		 * clock: the free runs on a kworker, maybe on this CPU while this thread yields.
+		 */
+		mb_producer_wait_begin(p, &c);
 		err = wait_free(run, st, count);
+		mb_producer_wait_end(p, &c);
 		if (err == -EINTR)
 			break;
 		if (err) {

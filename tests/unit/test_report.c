@@ -56,6 +56,8 @@ static void make_run(struct mb_run *run, int nr_producers)
 			s->total.ref_ops += s->prod[p].ref_ops;
 			s->total.ref_ns += s->prod[p].ref_ns;
 		}
+		s->ref_calls = 16;
+		s->ref_median = 1.5;
 		for (int m = 0; m < MB_MAX_METRICS; m++)
 			s->metric[m] = NAN;
 	}
@@ -97,6 +99,7 @@ static void test_noise_flags(void **state)
 	run.samples[2].elapsed_ns = 1300000000;
 	/* Sample 3: the reference loop got 20 % slower (a noisy neighbour). */
 	run.samples[3].total.ref_ns = 18000;
+	run.samples[3].ref_median = 1.8;
 	/* Sample 4: in-kernel latency jumps 40 %. */
 	run.samples[4].total.kernel_ns = 1400000000;
 	sum = mb_summarize(&run);
