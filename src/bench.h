@@ -95,6 +95,7 @@ enum mb_bench_flags {
 	MB_BENCH_SINGLE_PRODUCER = 1u << 2,	/* refuses -p > 1 */
 	MB_BENCH_CONSUMERS	 = 1u << 3,	/* accepts -c > 0 */
 	MB_BENCH_OP_CALLS	 = 1u << 4,	/* the op itself calls a subprogram (a bpf_loop) */
+	MB_BENCH_EMPTY_OP	 = 1u << 5,	/* the op is empty: the bench is the loop itself */
 };
 
 struct mb_bench {
@@ -166,6 +167,7 @@ struct mb_run {
 	bool oversubscribed;		/* more producers than online CPUs */
 	double loop_overhead_ns;	/* empty in-kernel loop, ns/op (NaN: not measured) */
 	struct mb_loop_info loop;	/* which in-kernel loop ran, and the kernel's evidence */
+	uint32_t ops_per_iter;		/* ops one loop iteration counts (0: 1), for --net */
 	void *kloop;			/* in-kernel loop state (reference program) */
 	struct mb_summary *summary;
 	struct mb_run *parts;		/* a split run's results (bench->split), or NULL */

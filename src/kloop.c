@@ -103,8 +103,10 @@ int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_
 	if (!slot->rng)
 		slot->rng = 0x9e3779b97f4a7c15ULL * (uint64_t)(p->idx + 1) | 1;
 	/* The bench's own program is the best evidence; the sampler reads it only at the end. */
-	if (p->idx == 0)
+	if (p->idx == 0) {
 		mb_loop_inspect(cfg->prog_fd, &run->loop);
+		run->ops_per_iter = per_iter;
+	}
 	mb_producer_publish_stamped(p, &c);
 	while (!mb_run_should_stop(run)) {
 		uint64_t ns0 = slot->kernel_ns;

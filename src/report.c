@@ -128,7 +128,6 @@ static struct mb_json *noise_checks_json(const struct mb_summary *sum)
 static struct mb_json *summary_json(const struct mb_run *run, const struct mb_summary *sum)
 {
 	struct mb_json *o = mb_json_object(), *noise, *metrics;
-	struct mb_stats net = sum->latency_kernel;
 
 	mb_json_set_num(o, "samples", sum->n);
 	mb_json_set_num(o, "noisy_samples", sum->nr_flagged);
@@ -145,15 +144,8 @@ static struct mb_json *summary_json(const struct mb_run *run, const struct mb_su
 	mb_json_set(o, "errors", stats_json(&sum->errors, "ops/s"));
 	mb_json_set(o, "false_hits", stats_json(&sum->false_hits, "ops/s"));
 	mb_json_set(o, "latency_kernel", stats_json(&sum->latency_kernel, "ns/op"));
-	if (sum->has_kernel && !isnan(run->loop_overhead_ns)) {
-		net.mean -= run->loop_overhead_ns;
-		net.median -= run->loop_overhead_ns;
-		net.min -= run->loop_overhead_ns;
-		net.max -= run->loop_overhead_ns;
-		net.p5 -= run->loop_overhead_ns;
-		net.p95 -= run->loop_overhead_ns;
-		net.cv = net.mean > 0 ? net.stddev / net.mean : 0;
-		mb_json_set(o, "latency_kernel_net", stats_json(&net, "ns/op"));
+	if (sum->has_kernel && !isnan(sum->latency_net.mean)) {
+		mb_json_set(o, "latency_kernel_net", stats_json(&sum->latency_net, "ns/op"));
 	} else {
 		mb_json_set(o, "latency_kernel_net", mb_json_null());
 	}

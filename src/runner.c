@@ -307,6 +307,8 @@ int mb_run_validate(struct mb_run *run)
 	if (env->consumers && !(b->flags & MB_BENCH_CONSUMERS))
 		return mb_run_usage(run, "-c/--consumers %u: this bench has no consumers (must be 0)",
 				    env->consumers);
+	if (env->net && (b->flags & MB_BENCH_EMPTY_OP))
+		return mb_run_usage(run, "--net: this bench is the empty loop whose cost --net subtracts (its net figure is 0 by construction); run it without --net");
 	if ((b->flags & MB_BENCH_SINGLE_PRODUCER) && env->producers > 1)
 		return mb_run_usage(run, "-p/--producers %u: this bench needs a single producer (must be 1)",
 				    env->producers);

@@ -124,11 +124,38 @@ static double cpu_throughput(const struct mb_sample *s, int nr_producers)
 
 double mb_summary_latency(const struct mb_run *run, const struct mb_summary *sum)
 {
-	double lat = sum->latency_kernel.mean;
+	if (run->env->net && !isnan(sum->latency_net.mean))
+		return sum->latency_net.mean;
+	return sum->latency_kernel.mean;
+}
 
-	if (run->env->net && !isnan(run->loop_overhead_ns))
-		lat -= run->loop_overhead_ns;
-	return lat;
+/*
+ * A sample's in-kernel ns/op less the empty loop's share of one op: the loop's cost measured
+ * in the same sample (its reference calls), else before the run, over the ops one iteration
+ * counts (bpf-loop: --nr_loops callback iterations; map-mixed: 3 map ops).
+ */
+static double net_latency(const struct mb_run *run, const struct mb_sample *s)
+{
+	double loop = ref_latency(s);
+
+	if (isnan(loop))
+		loop = run->loop_overhead_ns;
+	return mb_sample_kernel_latency(s) - loop / (run->ops_per_iter ? run->ops_per_iter : 1);
+}
+
+/* --net: a net figure at or below zero, or within two standard errors of it, means nothing. */
+static void warn_net(struct mb_run *run, const struct mb_stats *net)
+{
+	double se = net->n > 1 ? net->stddev / sqrt((double)net->n) : NAN;
+
+	if (isnan(net->mean))
+		return;
+	if (net->mean <= 0)
+		mb_run_warn(run, "--net: the net latency is %.3f ns/op, at or below zero: the op costs no more than the loop's own measured cost, and the net figure means nothing here",
+			    net->mean);
+	else if (!isnan(se) && net->mean < 2 * se)
+		mb_run_warn(run, "--net: the net latency %.3f ns/op is within the noise (2 standard errors: %.3f ns/op)",
+			    net->mean, 2 * se);
 }
 
 bool mb_sample_is_outlier(double x, const struct mb_stats *st, int n)
@@ -254,6 +281,7 @@ struct mb_summary *mb_summarize(struct mb_run *run)
 	SERIES(latency_kernel, mb_sample_kernel_latency(s));
 	SERIES(latency_wall, mb_sample_wall_latency(s, np));
 	SERIES(latency_ref, ref_latency(s));
+	SERIES(latency_net, sum->has_kernel ? net_latency(run, s) : NAN);
 	SERIES(kernel_throughput, kernel_throughput(s, np));
 	SERIES(cpu_share, cpu_share(s, np));
 	SERIES(cpu_throughput, cpu_throughput(s, np));
@@ -277,6 +305,8 @@ struct mb_summary *mb_summarize(struct mb_run *run)
 		primary[i] = sum->has_kernel ? mb_sample_kernel_latency(ms[i]) :
 					       mb_sample_rate(ms[i], ms[i]->total.ops);
 	flag_samples(run, sum, ms, primary);
+	if (run->env->net && sum->has_kernel)
+		warn_net(run, &sum->latency_net);
 out:
 	free(ms);
 	free(v);

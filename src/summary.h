@@ -48,6 +48,7 @@ struct mb_summary {
 	struct mb_stats latency_kernel;	/* in-kernel ns per op (per producer) */
 	struct mb_stats latency_wall;	/* wall-clock ns per op per producer */
 	struct mb_stats latency_ref;	/* reference loop ns per op */
+	struct mb_stats latency_net;	/* in-kernel ns per op less the loop's share, per sample */
 	struct mb_stats kernel_throughput;	/* ops per second of in-kernel time, all producers */
 	struct mb_stats cpu_share;	/* CPU time the producers got / (elapsed x producers) */
 	struct mb_stats cpu_throughput;	/* ops per second of one producer's CPU time */

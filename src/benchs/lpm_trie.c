@@ -277,7 +277,7 @@ const struct mb_bench mb_bench_lpm_trie_##_op = {				\
 }
 
 LPM_BENCH(noop, "in-kernel op loop with an empty op: the harness cost under the LPM figures",
-	  0, &lpm_text_ops, validate_any);
+	  MB_BENCH_EMPTY_OP, &lpm_text_ops, validate_any);
 LPM_BENCH(baseline, "in-kernel op loop building one trie key per op: the key generation cost",
 	  0, &lpm_text_ops, validate_any);
 LPM_BENCH(lookup, "LPM trie lookup of an entry's prefix (a miss is an error), in the kernel",

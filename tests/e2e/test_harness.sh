@@ -34,9 +34,26 @@ jq_check "the reference loop ran" "$OUT" '.results[0].summary.latency_reference.
 jq_check "in-kernel time never exceeds wall time" "$OUT" \
 	'[.results[0].samples[] | .kernel_ns <= .elapsed_ns] | all'
 
-expect_rc 0 "bpf-noop --net" "${FAST[@]}" -a bpf-noop --net --format json
+# --net: each sample less the loop's share of an op, measured in that same sample.
+expect_usage "--net: this bench is the empty loop" "${FAST[@]}" bpf-noop --net
+expect_usage "--net: this bench is the empty loop" "${FAST[@]}" lpm-trie-noop --net
+NET=(-w0 -d3 --interval_ms 200 -a --net --format json)
+expect_rc 0 "map-lookup --net" "${NET[@]}" map-lookup
 jq_check "--net reports the net latency" "$OUT" \
 	'.results[0].config.net and (.results[0].summary.latency_kernel_net.mean < .results[0].summary.latency_kernel.mean)'
+# Per sample: net = in-kernel ns/op - the sample's reference ns/op / ops per iteration.
+net_rel='.results[0] as $r | ($r.params.nr_loops // 1) as $per |
+	[$r.samples[] | select(.warmup | not) | .latency_kernel - .reference_ns / $per] as $v |
+	(($v | add / length) - $r.summary.latency_kernel_net.mean | fabs) < 1e-6 * ($v | add / length | fabs) + 1e-9'
+jq_check "map-lookup --net: the mean of each sample's net figure" "$OUT" "$net_rel"
+# The warning appears exactly when the net figure is at or below zero or within 2 standard errors.
+net_warn='.results[0] as $r | $r.summary.latency_kernel_net as $n |
+	(($n.mean <= 0) or ($n.n > 1 and $n.mean < 2 * $n.stddev / ($n.n | sqrt))) as $noise |
+	([$r.warnings[] | select(test("^--net: the net latency"))] | length) == (if $noise then 1 else 0 end)'
+jq_check "map-lookup --net: warned exactly when within the noise" "$OUT" "$net_warn"
+expect_rc 0 "bpf-loop --net" "${NET[@]}" bpf-loop --nr_loops 10
+jq_check "bpf-loop --net: the loop's share is divided over the callback iterations" "$OUT" "$net_rel"
+jq_check "bpf-loop --net: warned exactly when within the noise" "$OUT" "$net_warn"
 
 expect_rc 0 "bpf-loop" "${FAST[@]}" -a bpf-loop --nr_loops 100 --format json
 jq_check "bpf-loop counts callback iterations" "$OUT" \
