@@ -16,6 +16,7 @@
 /* One producer's reference calls, written by it alone; head is stored after the entry. */
 struct kref_log {
 	uint64_t head;			/* calls logged so far */
+	uint64_t iters;			/* this producer's work per call (0: not yet set) */
 	uint64_t ns[KREF_LOG];		/* in-kernel ns of call i, at i % KREF_LOG */
 	uint64_t ops[KREF_LOG];
 } __attribute__((aligned(128)));
@@ -24,6 +25,7 @@ struct mb_kref {
 	int prog_fd;
 	struct mb_slot *slots;
 	uint64_t iters;			/* per call: fixed work, whose time is the measure */
+	double call_ns;			/* the time a call is planned to take */
 	uint64_t period_ns;		/* from one call of a producer to its next */
 	int nr;				/* producers */
 	struct kref_log *logs;		/* [nr] */
@@ -50,6 +52,7 @@ struct mb_kref *mb_kref_new(const struct mb_run *run, int prog_fd, struct mb_slo
 	iters = call_ns / (loop_ns > 0.1 ? loop_ns : 0.1);
 	kr->iters = iters > KREF_MAX_ITERS ? KREF_MAX_ITERS : (iters < 1 ? 1 : (uint64_t)iters);
 	kr->period_ns = (uint64_t)(interval / calls);
+	kr->call_ns = call_ns;
 	kr->prog_fd = prog_fd;
 	kr->slots = slots;
 	kr->nr = (int)nr;
@@ -84,9 +87,20 @@ int mb_kref_call(struct mb_kref *kr, struct mb_producer *p, struct mb_counters *
 
 	if (now < *next_ref)
 		return 0;
-	ret = mb_kloop_call(kr->prog_fd, p->idx, kr->iters, p->cpu);
+	if (!log->iters)
+		log->iters = kr->iters;
+	ret = mb_kloop_call(kr->prog_fd, p->idx, log->iters, p->cpu);
 	if (ret < 0)
 		return ret;
+	/*
+	 * The plan divides by the calibration's fastest call; a loaded machine runs slower. If the
+	 * first call took over 1.5x the plan, its own speed sizes the rest, fixed from then on.
+	 */
+	if (!log->head && (double)(s->kernel_ns - ns) > 1.5 * kr->call_ns) {
+		double scaled = (double)log->iters * kr->call_ns / (double)(s->kernel_ns - ns);
+
+		log->iters = scaled < 1 ? 1 : (uint64_t)scaled;
+	}
 	/* On schedule from the first call: calls spread evenly over every interval. */
 	*next_ref = (*next_ref ? *next_ref : now) + kr->period_ns;
 	if (*next_ref < now)
