@@ -197,9 +197,15 @@ fuzz-smoke:
 	$(Q)$(MAKE) --no-print-directory FUZZ=1 FUZZ_SECONDS=5 fuzz-run
 
 # make test: everything, then everything again under ASan/UBSan, then a short fuzz run.
+# The builds run in parallel (one job per CPU); the tests one at a time, as they measure.
+JOBS		?= $(shell nproc 2>/dev/null || echo 1)
+
 test: deps
-	$(Q)$(MAKE) --no-print-directory all unit e2e
-	$(Q)$(MAKE) --no-print-directory SAN=1 all unit e2e
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) all $(UNIT_BINS)
+	$(Q)$(MAKE) --no-print-directory unit e2e
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) SAN=1 all $(patsubst $(OUTPUT)/%,build-san/%,$(UNIT_BINS))
+	$(Q)$(MAKE) --no-print-directory SAN=1 unit e2e
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) FUZZ=1 $(patsubst $(OUTPUT)/%,build-fuzz/%,$(FUZZ_BINS))
 	$(Q)$(MAKE) --no-print-directory fuzz-smoke
 
 # Long-run check, not part of make test: SOAK_SECONDS (1800) of every bench, nothing grows.
