@@ -71,8 +71,12 @@ for b in "bpf-noop" "map-lookup --path syscall" "count-local" "lpm-trie-free --n
 	jq_check "$b: preempted exactly when wall/CPU > threshold" "$TMP/rel.json" \
 		"$PREEMPT_RELATION"
 done
-jq_check "lpm-trie-free: its waits for the kworker's free are counted" "$TMP/rel.json" \
-	'.results[0].summary.totals.wait_ns > 0'
+# Whether the producer waits at all depends on the machine (a short free can be over before
+# the wait starts, as seen with a busy loop on each CPU): the waits are only bounded here; their
+# accounting is unit-tested (tests/unit/test_noise.c).
+jq_check "lpm-trie-free: its waits are within the producer's wall time" "$TMP/rel.json" \
+	'.results[0] | .summary.totals.wait_ns >= 0 and
+	 .summary.totals.wait_ns <= ([.samples[].elapsed_ns] | add)'
 # Producer pairs that sleep for each other's turn.
 if [ "$(nproc)" -ge 2 ]; then
 	expect_rc 0 "htab-mem add/delete pairs" -w0 -d5 --interval_ms 100 -p2 -a htab-mem \
