@@ -13,21 +13,10 @@
 #include "runner.h"
 #include "summary.h"
 
-static void part_free(struct mb_run *part)
-{
-	for (int i = 0; part->samples && i < part->max_samples; i++)
-		free(part->samples[i].prod);
-	free(part->samples);
-	free(part->summary);
-	mb_json_free(part->extra);
-	mb_json_free(part->warnings);
-	mb_json_free(part->params);
-}
-
 void mb_run_parts_free(struct mb_run *run)
 {
 	for (int k = 0; run->parts && k < run->nr_parts; k++)
-		part_free(&run->parts[k]);
+		mb_run_free_results(&run->parts[k]);
 	free(run->parts);
 	run->parts = NULL;
 	run->nr_parts = 0;
@@ -77,7 +66,7 @@ struct mb_run *mb_run_add_part(struct mb_run *run, const char *name)
 		return NULL;
 	part = &run->parts[run->nr_parts];
 	if (part_init(part, run, name)) {
-		part_free(part);
+		mb_run_free_results(part);
 		memset(part, 0, sizeof(*part));
 		return NULL;
 	}

@@ -217,18 +217,23 @@ int mb_run_init(struct mb_run *run, const struct mb_bench *bench, const struct m
 	return 0;
 }
 
-void mb_run_free(struct mb_run *run)
+void mb_run_free_results(struct mb_run *run)
 {
-	mb_run_parts_free(run);
 	for (int i = 0; run->samples && i < run->max_samples; i++)
 		free(run->samples[i].prod);
 	free(run->samples);
-	free(run->prod);
-	free(run->args);
 	free(run->summary);
 	mb_json_free(run->extra);
 	mb_json_free(run->warnings);
 	mb_json_free(run->params);
+}
+
+void mb_run_free(struct mb_run *run)
+{
+	mb_run_parts_free(run);
+	mb_run_free_results(run);
+	free(run->prod);
+	free(run->args);
 	memset(run, 0, sizeof(*run));
 }
 

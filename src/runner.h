@@ -11,6 +11,8 @@
 /* Allocate the run and its args, filled with the bench's defaults. */
 int mb_run_init(struct mb_run *run, const struct mb_bench *bench, const struct mb_env *env);
 void mb_run_free(struct mb_run *run);
+/* What a run measured and reported (samples, summary, extra, warnings, params), as a part has. */
+void mb_run_free_results(struct mb_run *run);
 
 /*
  * Global checks (consumers, single producer, CPU sets) and the bench's validate hook.
