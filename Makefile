@@ -12,12 +12,18 @@
 VERSION		:= 0.1.0
 PREFIX		?= /usr/local
 DESTDIR		?=
-CC		?= gcc
 CLANG		?= clang
+LLVM_STRIP	?= llvm-strip
 BPFTOOL		?= bpftool
 PKG_CONFIG	?= pkg-config
 STATIC		?= 0
 SAN		?= 0
+
+# make's built-in CC (cc) is not "unset": ?= would never take effect. A CC from the environment
+# or the command line still wins.
+ifeq ($(origin CC),default)
+CC		:= gcc
+endif
 
 ifeq ($(FUZZ),1)
 OUTPUT		?= build-fuzz
@@ -42,24 +48,29 @@ GIT_REV		:= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(
 			git diff --quiet HEAD 2>/dev/null || echo -dirty)
 VMLINUX_BTF	?= /sys/kernel/btf/vmlinux
 
-BPF_SRCS	:= $(wildcard bpf/*.bpf.c)
-BPF_OBJS	:= $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
-SKELS		:= $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
+# Every folder of src/ is one layer (docs/architecture.md); a family's BPF programs
+# (<name>.bpf.c) sit beside its C code. Skeletons go to $(OUTPUT)/skel/<name>.skel.h, so BPF
+# object names are unique across the tree.
+BPF_SRCS	:= $(shell find src -name '*.bpf.c' | LC_ALL=C sort)
+BPF_OBJS	:= $(patsubst %.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(notdir $(BPF_SRCS)))
+SKELS		:= $(patsubst %.bpf.c,$(OUTPUT)/skel/%.skel.h,$(notdir $(BPF_SRCS)))
+vpath %.bpf.c $(sort $(dir $(BPF_SRCS))) tests/bpf
 
-LIB_SRCS	:= $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard src/benchs/*.c)
+C_SRCS		:= $(filter-out %.bpf.c,$(shell find src -name '*.c' | LC_ALL=C sort))
+LIB_SRCS	:= $(filter-out src/commands/main.c,$(C_SRCS))
 LIB_OBJS	:= $(patsubst src/%.c,$(OUTPUT)/obj/%.o,$(LIB_SRCS))
-MAIN_OBJ	:= $(OUTPUT)/obj/main.o
+MAIN_OBJ	:= $(OUTPUT)/obj/commands/main.o
 BIN		:= $(OUTPUT)/mapbench
 LIB		:= $(OUTPUT)/libmapbench.a
 
 WARNINGS	:= -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral \
 		   -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers
 CFLAGS		?= -O2 -g
-override CFLAGS	+= -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -I$(OUTPUT) -Isrc \
+override CFLAGS	+= -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Isrc -I$(OUTPUT) -I$(OUTPUT)/skel \
 		   -DMB_VERSION='"$(VERSION)"' -DMB_GIT_REV='"$(GIT_REV)"' -MMD -MP \
 		   $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
 BPF_CFLAGS	:= -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
-		   -Wno-unused-function -I$(OUTPUT) -Ibpf
+		   -Wno-unused-function -Isrc -I$(OUTPUT) -MMD -MP
 
 # pkg-config is asked quietly: this Makefile is parsed before `make run` and `make test` install
 # libbpf (deps), and a fresh machine must not see "Package libbpf was not found" first. Without
@@ -95,16 +106,23 @@ $(OUTPUT)/vmlinux.h: | $(OUTPUT)
 	$(call msg,GEN,$@)
 	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
 
-$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(OUTPUT)/vmlinux.h $(wildcard bpf/*.h) | $(OUTPUT)/bpf
+# -g makes the BTF that CO-RE and the skeleton need; the DWARF beside it is only stripped
+# (--strip-debug keeps .BTF and .BTF.ext), so the embedded objects stay small.
+$(OUTPUT)/bpf/%.bpf.o: %.bpf.c $(OUTPUT)/vmlinux.h | $(OUTPUT)/bpf
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MF $(@:.o=.d) -c $< -o $@
+	$(Q)$(LLVM_STRIP) --strip-debug $@
 
-$(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.bpf.o
+$(OUTPUT)/skel/%.skel.h: $(OUTPUT)/bpf/%.bpf.o | $(OUTPUT)/skel
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
 
-$(OUTPUT)/obj/%.o: src/%.c $(SKELS) | $(OUTPUT)/obj/benchs
+# Every skeleton exists before the first C file compiles (order only); from then on each
+# object's -MMD file names the skeletons it really includes, so touching one family's
+# .bpf.c rebuilds that family's objects and the link, nothing else.
+$(OUTPUT)/obj/%.o: src/%.c | $(SKELS)
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 # version.o alone holds VERSION and GIT_REV: rebuilt whenever they change, not only when
@@ -112,7 +130,7 @@ $(OUTPUT)/obj/%.o: src/%.c $(SKELS) | $(OUTPUT)/obj/benchs
 $(OUTPUT)/version.txt: FORCE | $(OUTPUT)
 	$(Q)echo '$(VERSION) $(GIT_REV)' | cmp -s - $@ || echo '$(VERSION) $(GIT_REV)' > $@
 
-$(OUTPUT)/obj/version.o: $(OUTPUT)/version.txt
+$(OUTPUT)/obj/util/version.o: $(OUTPUT)/version.txt
 
 $(LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
@@ -122,7 +140,7 @@ $(BIN): $(MAIN_OBJ) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/obj/benchs:
+$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/skel:
 	$(Q)mkdir -p $@
 
 FORCE:
@@ -130,11 +148,7 @@ FORCE:
 # ---- tests ----
 
 # BPF objects only the tests load (e.g. a program the verifier must reject).
-TEST_SKELS	:= $(patsubst tests/bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(wildcard tests/bpf/*.bpf.c))
-
-$(OUTPUT)/bpf/%.bpf.o: tests/bpf/%.bpf.c $(OUTPUT)/vmlinux.h | $(OUTPUT)/bpf
-	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+TEST_SKELS	:= $(patsubst tests/bpf/%.bpf.c,$(OUTPUT)/skel/%.skel.h,$(wildcard tests/bpf/*.bpf.c))
 
 UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
 UNIT_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
@@ -232,4 +246,4 @@ clean:
 	$(call msg,CLEAN,build build-san build-fuzz)
 	$(Q)rm -rf build build-san build-fuzz
 
--include $(wildcard $(OUTPUT)/obj/*.d $(OUTPUT)/obj/benchs/*.d)
+-include $(wildcard $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(BPF_OBJS:.o=.d))

@@ -85,8 +85,10 @@ if [ "$(nproc)" -ge 2 ]; then
 				--key_dist uniform -o "$TMP/p2.json"
 			jq_check "$b -p2 $p: disjoint ranges cover the keys" "$TMP/p2.json" \
 				'.results[0].extra.key_streams | .[0].base == 0 and .[0].base + .[0].range == .[1].base and .[1].base + .[1].range == 1001'
+			# Over all samples: on a loaded machine one sample may end before a
+			# producer's call does and count no ops for it (the run warns so).
 			jq_check "$b -p2 $p: both producers work, none fails" "$TMP/p2.json" \
-				'.results[0] | .summary.totals.errors == 0 and ([.samples[-1].producers[] | .ops > 0] | all) and (.producers | length == 2)'
+				'.results[0] | .summary.totals.errors == 0 and ([range(2) as $i | [.samples[].producers[$i].ops] | add > 0] | all) and (.producers | length == 2)'
 		done
 	done
 	expect_rc 0 "map-lookup -p2 uniform" "${SHORT[@]}" -p2 -a map-lookup --key_dist uniform \

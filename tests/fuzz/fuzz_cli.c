@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "log.h"
-#include "registry.h"
-#include "runner.h"
+#include "cli/cli.h"
+#include "util/log.h"
+#include "families/registry.h"
+#include "core/runner.h"
 
 #define MAX_WORDS 32
 

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "compare.h"
-#include "doc.h"
-#include "json.h"
-#include "plot.h"
+#include "commands/compare.h"
+#include "output/doc.h"
+#include "util/json.h"
+#include "commands/plot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

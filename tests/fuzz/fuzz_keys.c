@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
-#include "keys.h"
+#include "maps/keys.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lru_sim.h"
-#include "lru_trace.h"
+#include "families/lru/lru_sim.h"
+#include "families/lru/lru_trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

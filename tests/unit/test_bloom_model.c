@@ -8,7 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "bloom_model.h"
+#include "families/bloom/bloom_model.h"
 
 static void test_nr_bits(void **state)
 {

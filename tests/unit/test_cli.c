@@ -7,10 +7,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "cli.h"
-#include "log.h"
-#include "registry.h"
-#include "runner.h"
+#include "cli/cli.h"
+#include "util/log.h"
+#include "families/registry.h"
+#include "core/runner.h"
 
 #define ARGV(...) ((char *[]){ "mapbench", __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ "mapbench", __VA_ARGS__ }) / sizeof(char *)))

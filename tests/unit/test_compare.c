@@ -10,9 +10,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "compare.h"
-#include "doc.h"
-#include "json.h"
+#include "commands/compare.h"
+#include "output/doc.h"
+#include "util/json.h"
 
 static const double base_lat[] = { 10.0, 10.1, 9.9, 10.05, 9.95, 10.02 };
 

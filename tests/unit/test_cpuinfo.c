@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-#include "compare_context.h"
-#include "cpuinfo.h"
-#include "json.h"
+#include "commands/compare_context.h"
+#include "sys/cpuinfo.h"
+#include "util/json.h"
 
 static void test_parse_first_cpu(void **state)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cpuset.h"
+#include "util/cpuset.h"
 
 static void expect_list(const char *in, const char *out, int count)
 {

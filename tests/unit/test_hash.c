@@ -15,9 +15,9 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 
-#include "benchs/hash.h"
-#include "benchs/map_perf.h"
-#include "registry.h"
+#include "families/hash/hash.h"
+#include "families/hash/map_perf.h"
+#include "families/registry.h"
 
 /* Inserts, deletes and mixed: disjoint ranges that cover their key space exactly. */
 static void check_partition(enum hash_op op, uint32_t nr, int np)

@@ -9,7 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "json.h"
+#include "util/json.h"
 
 static char *dump(const struct mb_json *v, int indent)
 {

@@ -10,7 +10,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "keys.h"
+#include "maps/keys.h"
 
 static void test_rng_deterministic(void **state)
 {

@@ -12,8 +12,8 @@
 #include <cmocka.h>
 #include <bpf/libbpf.h>
 
-#include "log.h"
-#include "probe.h"
+#include "util/log.h"
+#include "sys/probe.h"
 #include "reject.skel.h"
 
 static void test_no_log(void **state)

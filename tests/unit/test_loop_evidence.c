@@ -9,7 +9,7 @@
 #include <linux/bpf.h>
 #include <cmocka.h>
 
-#include "loop_kind.h"
+#include "core/loop_kind.h"
 
 #define LOOP_IMM 0x4eef0
 

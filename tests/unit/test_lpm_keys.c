@@ -9,7 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "lpm_keys.h"
+#include "families/lpm/lpm_keys.h"
 
 static struct mb_lpm_key key_of(const struct mb_lpm_keyset *ks, uint32_t i)
 {

@@ -8,8 +8,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "keys.h"
-#include "lru_sim.h"
+#include "maps/keys.h"
+#include "families/lru/lru_sim.h"
 
 /* ---- brute-force LRU: an array ordered from most to least recently used ---- */
 

@@ -10,8 +10,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "keys.h"
-#include "lru_trace.h"
+#include "maps/keys.h"
+#include "families/lru/lru_trace.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

@@ -11,10 +11,10 @@
 #include <cmocka.h>
 #include <linux/bpf.h>
 
-#include "benchs/map_mem.h"
-#include "maps.h"
-#include "opts.h"
-#include "registry.h"
+#include "families/memory/map_mem.h"
+#include "maps/maps.h"
+#include "core/opts.h"
+#include "families/registry.h"
 
 static const struct mb_opt *opt_of(const char *bench, const char *name)
 {

@@ -9,7 +9,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 
-#include "maps.h"
+#include "maps/maps.h"
 
 static void test_types(void **state)
 {

@@ -16,7 +16,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "memcg.h"
+#include "sys/memcg.h"
 
 static char tmp[256];
 

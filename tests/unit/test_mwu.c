@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "mwu.h"
+#include "util/mwu.h"
 
 #define EPS 1e-9
 

@@ -13,11 +13,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "kref.h"
-#include "registry.h"
-#include "runner.h"
-#include "stats.h"
-#include "summary.h"
+#include "core/kref.h"
+#include "families/registry.h"
+#include "core/runner.h"
+#include "util/stats.h"
+#include "core/summary.h"
 
 #define NSAMPLES	100
 #define NCALLS		16

@@ -6,7 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "numparse.h"
+#include "util/numparse.h"
 
 static void expect_u64(const char *s, uint64_t want)
 {

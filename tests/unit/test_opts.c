@@ -8,10 +8,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "env.h"
-#include "json.h"
-#include "opts.h"
-#include "registry.h"
+#include "core/env.h"
+#include "util/json.h"
+#include "core/opts.h"
+#include "families/registry.h"
 
 struct args {
 	uint32_t n;

@@ -14,7 +14,7 @@
 #include <sys/sysmacros.h>
 #include <cmocka.h>
 
-#include "output.h"
+#include "util/outfile.h"
 
 static char dir[64];
 

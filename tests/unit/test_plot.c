@@ -9,9 +9,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "doc.h"
-#include "json.h"
-#include "plot.h"
+#include "output/doc.h"
+#include "util/json.h"
+#include "commands/plot.h"
 
 /* Summary with throughput mean @t (ops/s) and latency @l, both over 5 samples, stddev @sd. */
 static int summary(char *buf, size_t len, double t, double l, double sd)

@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-#include "cpuset.h"
-#include "cpustat.h"
-#include "json.h"
-#include "preflight.h"
+#include "util/cpuset.h"
+#include "sys/cpustat.h"
+#include "util/json.h"
+#include "plan/preflight.h"
 
 static char root[64];
 

@@ -12,7 +12,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "summary.h"
+#include "core/summary.h"
 
 #define T0		1000000000ULL	/* start of sampling (CLOCK_MONOTONIC ns) */
 #define MAX_PROD	3

@@ -12,13 +12,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "json.h"
-#include "log.h"
-#include "output.h"
-#include "registry.h"
-#include "report.h"
-#include "runner.h"
-#include "summary.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "util/outfile.h"
+#include "families/registry.h"
+#include "output/report.h"
+#include "core/runner.h"
+#include "core/summary.h"
 
 #define NS 6	/* 1 warm-up + 5 measured */
 

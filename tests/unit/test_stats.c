@@ -7,8 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "stats.h"
-#include "summary.h"
+#include "util/stats.h"
+#include "core/summary.h"
 
 static void test_basic(void **state)
 {

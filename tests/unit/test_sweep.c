@@ -9,11 +9,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "env.h"
-#include "opts.h"
-#include "presets.h"
-#include "registry.h"
-#include "sweep.h"
+#include "core/env.h"
+#include "core/opts.h"
+#include "plan/presets.h"
+#include "families/registry.h"
+#include "plan/sweep.h"
 
 /* @want: the values joined by spaces. */
 static void expect_values(const char *spec, const char *want)

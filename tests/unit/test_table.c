@@ -9,10 +9,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "baseline.h"
-#include "cli.h"
-#include "progress.h"
-#include "table.h"
+#include "output/baseline.h"
+#include "cli/cli.h"
+#include "output/progress.h"
+#include "output/table.h"
 
 static char *render(const struct mb_table *t, enum mb_format format)
 {

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/* mapbench plot FILE.json -o chart.svg|png: draw a sweep or a comparison with gnuplot. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "cli/cli.h"
+#include "commands.h"
+#include "output/doc.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "util/outfile.h"
+#include "plot.h"
+
+struct plot_args {
+	const char *x, *lines, *metric, *bench, *title;
+	struct mb_cli_list where;
+};
+
+static const struct mb_opt plot_opts[] = {
+	MB_OPT_STRING_DEF("x", struct plot_args, x, NULL, "NAME",
+			  "Swept parameter on x (default: the preset's, or the one with most values)"),
+	MB_OPT_STRING_DEF("lines", struct plot_args, lines, NULL, "NAME",
+			  "One line per value of this parameter ('none': a single line)"),
+	MB_OPT_STRING_DEF("metric", struct plot_args, metric, NULL, "NAME",
+			  "y: throughput, latency, auto, or a summary key (total, metrics.NAME)"),
+	MB_OPT_STRING_DEF("bench", struct plot_args, bench, NULL, "NAME[,NAME]",
+			  "Panels to draw (default: one per bench of the sweep)"),
+	MB_OPT_STRING_DEF("title", struct plot_args, title, NULL, "TEXT", "Title of the chart"),
+	MB_OPT_CUSTOM_DEF("where", struct plot_args, where, NULL, mb_cli_list_add,
+			  mb_cli_list_format, NULL, "NAME=VALUE",
+			  "Hold another swept parameter at VALUE (default: its first value)"),
+	MB_OPT_END,
+};
+
+/* The global options plot takes, as plot uses them; any other is refused. */
+static const struct mb_cli_global plot_globals[] = {
+	{ "help", "Show this help" },
+	{ "output", "The chart: FILE.svg or FILE.png (required)" },
+	{ "quiet", "Do not say which file was written" },
+	{ "verbose", "Print the gnuplot script and gnuplot's messages" },
+	{ NULL },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: mapbench plot [OPTIONS] FILE.json -o CHART.svg|CHART.png\n"
+		"\n"
+		"Draws, with gnuplot, the output of mapbench sweep as a line chart (x: a swept\n"
+		"parameter, on a log scale when its values span two decades or more; y: the metric's\n"
+		"mean with its standard deviation as error bars; one line per value of a second\n"
+		"parameter; one panel per bench; other swept parameters held at one value), or the JSON\n"
+		"of mapbench compare as a bar chart of the relative changes, coloured by verdict.\n"
+		"The chart is written atomically; the format follows the -o suffix.\n"
+		"\n"
+		"Options:\n");
+	mb_opts_print_help(f, plot_opts);
+	mb_cli_print_globals(f, plot_globals);
+	fprintf(f, "\nExamples:\n"
+		"  mapbench plot sweep.json -o sweep.svg\n"
+		"  mapbench plot bloom.json -o bloom.png --x nr_entries --lines nr_hash_funcs --where value_size=8\n"
+		"  mapbench plot cmp.json -o cmp.svg\n");
+}
+
+struct gp_ctx {
+	const char *script;
+	bool verbose;
+	bool reported;		/* run_gnuplot printed why it failed */
+};
+
+/* Run gnuplot with the script on stdin and @f (the chart's temporary file) as stdout. */
+static int run_gnuplot(FILE *f, void *p)
+{
+	struct gp_ctx *ctx = p;
+	const char *gnuplot = getenv("MAPBENCH_GNUPLOT");
+	FILE *in = tmpfile(), *errs = tmpfile();
+	char line[512] = "", buf[512];
+	struct stat st;
+	int status, ret = 0;
+	pid_t pid;
+
+	if (!gnuplot || !*gnuplot)
+		gnuplot = "gnuplot";
+	if (!in || !errs) {
+		ret = -errno;
+		goto out;
+	}
+	fputs(ctx->script, in);
+	if (fflush(in) || fflush(f) || lseek(fileno(in), 0, SEEK_SET)) {
+		ret = -errno;
+		goto out;
+	}
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (pid == 0) {
+		if (dup2(fileno(in), 0) < 0 || dup2(fileno(f), 1) < 0 || dup2(fileno(errs), 2) < 0)
+			_exit(126);
+		execlp(gnuplot, gnuplot, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			ret = -errno;
+			goto out;
+		}
+	}
+	rewind(errs);
+	if (ctx->verbose) {
+		while (fgets(line, sizeof(line), errs))
+			fprintf(stderr, "gnuplot: %s", line);
+		rewind(errs);
+	}
+	/* gnuplot ends with what went wrong ("line 4: ..."): keep its last non-blank line. */
+	line[0] = '\0';
+	while (fgets(buf, sizeof(buf), errs)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		if (buf[strspn(buf, " \t")])
+			snprintf(line, sizeof(line), "%s", buf + strspn(buf, " \t"));
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) == 127) {
+		mb_err("plot: cannot run %s: install gnuplot-nox (scripts/install-deps.sh), or set MAPBENCH_GNUPLOT",
+		       gnuplot);
+		ctx->reported = true;
+		ret = -ENOENT;
+	} else if (WEXITSTATUS(status)) {
+		mb_err("plot: gnuplot failed (exit %d)%s%s", WEXITSTATUS(status), line[0] ? ": " : "",
+		       line);
+		ctx->reported = true;
+		ret = -EIO;
+	} else if (fstat(fileno(f), &st) || (S_ISREG(st.st_mode) && st.st_size == 0)) {
+		mb_err("plot: gnuplot wrote nothing%s%s", line[0] ? ": " : "", line);
+		ctx->reported = true;
+		ret = -EIO;
+	} else if (S_ISREG(st.st_mode) && fseek(f, 0, SEEK_END)) {
+		/* A device or pipe (-o written in place) has no size to check or end to seek to. */
+		ret = -errno;
+	}
+out:
+	if (in)
+		fclose(in);
+	if (errs)
+		fclose(errs);
+	return ret;
+}
+
+int mb_cmd_plot(int argc, char **argv)
+{
+	struct plot_args args = { 0 };
+	struct mb_plot_opts po = { 0 };
+	struct mb_json *doc = NULL;
+	struct gp_ctx ctx = { 0 };
+	enum mb_doc_kind kind;
+	char err[1024], *script = NULL;
+	const char *out, *dot;
+	int status = MB_EXIT_USAGE;
+	struct mb_cli cli;
+
+	if (mb_cli_parse_cmd(argc - 1, argv + 1, &cli, plot_opts, &args))
+		goto done;
+	mb_log_init(cli.env.quiet, cli.env.verbose, stderr);
+	if (cli.env.help) {
+		usage(stdout);
+		status = MB_EXIT_OK;
+		goto done;
+	}
+	if (mb_cli_check_globals(&cli, "plot", plot_globals))
+		goto done;
+	if (cli.nr_names != 1) {
+		mb_err("plot: needs one FILE.json, the output of mapbench sweep or compare (got %d)",
+		       cli.nr_names);
+		goto done;
+	}
+	out = cli.env.output;
+	dot = out ? strrchr(out, '.') : NULL;
+	if (!out) {
+		mb_err("plot: -o CHART.svg or -o CHART.png is required");
+		goto done;
+	}
+	if (!dot || (strcmp(dot, ".svg") && strcmp(dot, ".png"))) {
+		mb_err("plot: -o %s: must end in .svg or .png", out);
+		goto done;
+	}
+	if (mb_output_check(out, err, sizeof(err))) {
+		mb_err("plot: -o %s: %s", out, err);
+		goto done;
+	}
+	po.term = !strcmp(dot, ".svg") ? MB_PLOT_SVG : MB_PLOT_PNG;
+	po.x = args.x;
+	po.lines = args.lines;
+	po.metric = args.metric;
+	po.benches = args.bench;
+	po.title = args.title;
+	for (int i = 0; i < args.where.nr; i++)
+		po.where[po.nr_where++] = args.where.items[i];
+	doc = mb_doc_load(cli.names[0], &kind, err, sizeof(err));
+	if (!doc) {
+		mb_err("plot: %s", err);
+		goto done;
+	}
+	script = mb_plot_script(doc, kind, &po, err, sizeof(err));
+	if (!script) {
+		mb_err("plot: %s: %s", cli.names[0], err);
+		goto done;
+	}
+	if (cli.env.verbose)
+		fprintf(stderr, "%s", script);
+	ctx.script = script;
+	ctx.verbose = cli.env.verbose;
+	status = MB_EXIT_FAIL;
+	if (mb_write_atomic(out, run_gnuplot, &ctx, err, sizeof(err))) {
+		if (!ctx.reported)
+			mb_err("plot: -o %s", err);
+		goto done;
+	}
+	if (!cli.env.quiet)
+		fprintf(stderr, "Wrote %s\n", out);
+	status = MB_EXIT_OK;
+done:
+	free(script);
+	mb_json_free(doc);
+	mb_cli_free(&cli);
+	return status;
+}

@@ -1,0 +1,669 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/json.h"
+#include "core/opts.h"
+#include "plot.h"
+
+#define PANEL_W		720
+#define PANEL_H		480
+#define MAX_XTICS	12
+
+/* A string literal for gnuplot: double-quoted, with \ and " escaped, control characters out. */
+static void gp_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else if ((unsigned char)*s >= 0x20)
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* 10000 -> "10k", 2500000 -> "2.5M": tick labels that fit. */
+static void short_num(double v, char *buf, size_t len)
+{
+	if (fabs(v) >= 1e9 && fmod(v, 1e8) == 0)
+		snprintf(buf, len, "%gG", v / 1e9);
+	else if (fabs(v) >= 1e6 && fmod(v, 1e5) == 0)
+		snprintf(buf, len, "%gM", v / 1e6);
+	else if (fabs(v) >= 1e3 && fmod(v, 1e2) == 0)
+		snprintf(buf, len, "%gk", v / 1e3);
+	else
+		snprintf(buf, len, "%g", v);
+}
+
+static void terminal(FILE *f, enum mb_plot_term term, int w, int h)
+{
+	if (term == MB_PLOT_SVG) {
+		fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font \"sans,11\" background rgb \"white\"\n",
+			w, h);
+	} else {
+		/* pngcairo draws antialiased text; the gd png terminal is the fallback. */
+		fprintf(f, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+			"  set terminal pngcairo size %d,%d noenhanced font \"sans,10\" background rgb \"white\"\n"
+			"} else {\n"
+			"  set terminal png size %d,%d noenhanced background rgb \"white\"\n"
+			"}\n", w, h, w, h);
+	}
+	fputs("set output\nset encoding utf8\nset grid\n", f);
+}
+
+/* ---- sweeps ---- */
+
+struct axis {
+	int param;			/* index into sweep.params, -1: none */
+	const char *name;
+	const struct mb_json *values;	/* typed values */
+	bool numeric;
+};
+
+struct metric {
+	const char *key;		/* summary key, or "metrics.NAME" */
+	bool latency;			/* latency_kernel, else latency_wall */
+	char label[128];
+	double scale;
+};
+
+static int param_index(const struct mb_json *params, const char *name)
+{
+	for (size_t i = 0; i < mb_json_len(params); i++)
+		if (mb_opt_name_eq(mb_json_str(mb_json_get(mb_json_at(params, i), "name"), ""), name))
+			return (int)i;
+	return -1;
+}
+
+static size_t nr_values(const struct mb_json *params, int i)
+{
+	return mb_json_len(mb_json_get(mb_json_at(params, (size_t)i), "values"));
+}
+
+static void param_names(const struct mb_json *params, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < mb_json_len(params) && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
+				      mb_json_str(mb_json_get(mb_json_at(params, i), "name"), "?"));
+}
+
+static int set_axis(struct axis *a, const struct mb_json *params, int i)
+{
+	a->param = i;
+	a->numeric = true;
+	if (i < 0)
+		return 0;
+	a->name = mb_json_str(mb_json_get(mb_json_at(params, (size_t)i), "name"), "?");
+	a->values = mb_json_get(mb_json_at(params, (size_t)i), "values");
+	for (size_t k = 0; k < mb_json_len(a->values); k++)
+		a->numeric &= mb_json_is(mb_json_at(a->values, k), MB_JSON_NUMBER);
+	return 0;
+}
+
+/* The stats object of @metric in a result, or NULL. */
+static const struct mb_json *result_stats(const struct mb_json *result, const struct metric *m)
+{
+	const struct mb_json *sum = mb_json_get(result, "summary");
+	const struct mb_json *st;
+
+	if (m->latency) {
+		st = mb_json_get(sum, "latency_kernel");
+		return mb_json_is(st, MB_JSON_OBJECT) ? st : mb_json_get(sum, "latency_wall");
+	}
+	if (!strncmp(m->key, "metrics.", 8))
+		st = mb_json_get(mb_json_get(sum, "metrics"), m->key + 8);
+	else
+		st = mb_json_get(sum, m->key);
+	return mb_json_is(st, MB_JSON_OBJECT) ? st : NULL;
+}
+
+static bool point_has(const struct mb_json *point, const char *name, const struct mb_json *value)
+{
+	char a[256], b[256];
+	const struct mb_json *v = mb_json_get(mb_json_get(point, "values"), name);
+
+	if (!v)
+		return false;
+	mb_json_scalar_text(v, a, sizeof(a));
+	mb_json_scalar_text(value, b, sizeof(b));
+	return !strcmp(a, b);
+}
+
+struct fixed {
+	const char *name;
+	const struct mb_json *value;
+};
+
+/* Pool the results of every round of a point: mean and standard deviation over all samples. */
+static bool pooled(const struct mb_json *doc, const char *bench, const struct axis *x, size_t xi,
+		   const struct axis *l, size_t li, const struct fixed *fx, int nfx,
+		   const struct metric *m, double *mean, double *sd)
+{
+	const struct mb_json *points = mb_json_get(mb_json_get(doc, "sweep"), "points");
+	const struct mb_json *results = mb_json_get(doc, "results");
+	double n_tot = 0, sum = 0, ss = 0, means[1024], sds[1024], ns[1024];
+	int k = 0;
+
+	for (size_t i = 0; i < mb_json_len(points) && k < 1024; i++) {
+		const struct mb_json *p = mb_json_at(points, i), *r, *st;
+		double ri = mb_json_num(mb_json_get(p, "result"), -1);
+		bool match = !strcmp(mb_json_str(mb_json_get(p, "bench"), ""), bench) &&
+			     point_has(p, x->name, mb_json_at(x->values, xi)) &&
+			     (l->param < 0 || point_has(p, l->name, mb_json_at(l->values, li)));
+
+		for (int f = 0; match && f < nfx; f++)
+			match = point_has(p, fx[f].name, fx[f].value);
+		/* A result index from a file: checked before it becomes an index. */
+		if (!match || !(ri >= 0 && ri < (double)mb_json_len(results)))
+			continue;
+		r = mb_json_at(results, (size_t)ri);
+		st = r ? result_stats(r, m) : NULL;
+		if (!st || !isfinite(mb_json_num(mb_json_get(st, "mean"), NAN)))
+			continue;
+		means[k] = mb_json_num(mb_json_get(st, "mean"), 0) * m->scale;
+		sds[k] = mb_json_num(mb_json_get(st, "stddev"), 0) * m->scale;
+		ns[k] = mb_json_num(mb_json_get(st, "n"), 1);
+		if (ns[k] < 1)
+			ns[k] = 1;
+		n_tot += ns[k];
+		sum += ns[k] * means[k];
+		k++;
+	}
+	if (!k)
+		return false;
+	*mean = sum / n_tot;
+	for (int i = 0; i < k; i++)
+		ss += (ns[i] - 1) * sds[i] * sds[i] + ns[i] * (means[i] - *mean) * (means[i] - *mean);
+	/* One sample in all (its stddev is null): no spread to draw, an error bar of 0. */
+	*sd = n_tot > 1 ? sqrt(ss / (n_tot - 1)) : 0;
+	return true;
+}
+
+static int pick_metric(const struct mb_json *doc, const char *name, struct metric *m, char *err,
+		       size_t errlen)
+{
+	const struct mb_json *results = mb_json_get(doc, "results");
+	const struct mb_json *st = NULL;
+	bool all_kernel = mb_json_len(results) > 0;
+
+	memset(m, 0, sizeof(*m));
+	m->scale = 1;
+	for (size_t i = 0; i < mb_json_len(results); i++) {
+		const struct mb_json *sum = mb_json_get(mb_json_at(results, i), "summary");
+
+		if (mb_json_is(sum, MB_JSON_OBJECT) &&
+		    !mb_json_is(mb_json_get(sum, "latency_kernel"), MB_JSON_OBJECT))
+			all_kernel = false;
+	}
+	if (!name || !strcmp(name, "auto"))
+		name = all_kernel ? "latency" : "throughput";
+	if (!strcmp(name, "latency")) {
+		m->key = "latency";
+		m->latency = true;
+		snprintf(m->label, sizeof(m->label), "%s (ns/op)",
+			 all_kernel ? "in-kernel latency" : "latency");
+		return 0;
+	}
+	m->key = name;
+	for (size_t i = 0; i < mb_json_len(results) && !st; i++)
+		st = result_stats(mb_json_at(results, i), m);
+	if (!st) {
+		snprintf(err, errlen, "--metric %s: not in the results' summaries (throughput, latency, total, hits, misses, false_hits, errors, kernel_throughput, latency_wall, metrics.NAME)",
+			 name);
+		return -EINVAL;
+	}
+	if (!strcmp(mb_json_str(mb_json_get(st, "unit"), ""), "ops/s")) {
+		m->scale = 1e-6;
+		snprintf(m->label, sizeof(m->label), "%s (M ops/s)", name);
+	} else {
+		snprintf(m->label, sizeof(m->label), "%s (%s)", name,
+			 mb_json_str(mb_json_get(st, "unit"), ""));
+	}
+	return 0;
+}
+
+/*
+ * The parameter with the most values (at least two), other than @skip; on a tie a numeric one,
+ * then the first. -1 if none varies.
+ */
+static int first_varying(const struct mb_json *params, int skip)
+{
+	size_t best_n = 1;
+	bool best_numeric = false;
+	int best = -1;
+
+	for (size_t i = 0; i < mb_json_len(params); i++) {
+		size_t n = nr_values(params, (int)i);
+		struct axis a;
+
+		if ((int)i == skip || n < best_n)
+			continue;
+		set_axis(&a, params, (int)i);
+		if (n > best_n || (a.numeric && !best_numeric)) {
+			best = (int)i;
+			best_n = n;
+			best_numeric = a.numeric;
+		}
+	}
+	return best_n >= 2 ? best : -1;
+}
+
+static int named_param(const struct mb_json *params, const char *opt, const char *name,
+		       char *err, size_t errlen)
+{
+	char names[512];
+	int i = param_index(params, name);
+
+	if (i < 0) {
+		param_names(params, names, sizeof(names));
+		snprintf(err, errlen, "--%s %s: not a swept parameter (swept: %s)", opt, name,
+			 names[0] ? names : "none");
+	}
+	return i;
+}
+
+static bool wanted(const char *list, const char *bench)
+{
+	size_t n = strlen(bench);
+
+	for (const char *p = list; p && *p;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (len == n && !strncmp(p, bench, n))
+			return true;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return !list;
+}
+
+static int sweep_script(FILE *f, const struct mb_json *doc, const struct mb_plot_opts *o,
+			char *err, size_t errlen)
+{
+	const struct mb_json *sw = mb_json_get(doc, "sweep");
+	const struct mb_json *params = mb_json_get(sw, "params"), *points = mb_json_get(sw, "points");
+	const struct mb_json *defaults = mb_json_get(sw, "plot");
+	const char *benches[MB_PLOT_MAX_PANELS];
+	struct fixed fx[64];
+	struct axis x, l;
+	struct metric m;
+	char sub[1024] = "", val[256];
+	int nb = 0, nfx = 0, xi, li = -1, drawn = 0, rows, cols;
+	double xmin = INFINITY, xmax = -INFINITY;
+	size_t n;
+
+	if (!mb_json_is(params, MB_JSON_ARRAY) || !mb_json_is(points, MB_JSON_ARRAY)) {
+		snprintf(err, errlen, "the \"sweep\" object has no params or points");
+		return -EINVAL;
+	}
+	/* x: asked for, the preset's choice, or the parameter with the most values. */
+	if (o->x) {
+		xi = named_param(params, "x", o->x, err, errlen);
+		if (xi < 0)
+			return -EINVAL;
+	} else {
+		xi = param_index(params, mb_json_str(mb_json_get(defaults, "x"), ""));
+		if (xi < 0 || nr_values(params, xi) < 2)
+			xi = first_varying(params, -1);
+	}
+	if (xi < 0) {
+		snprintf(err, errlen, "the sweep varies no parameter: nothing to draw along x");
+		return -EINVAL;
+	}
+	if (o->lines && strcmp(o->lines, "none")) {
+		li = named_param(params, "lines", o->lines, err, errlen);
+		if (li < 0)
+			return -EINVAL;
+		if (li == xi) {
+			snprintf(err, errlen, "--lines %s: already on the x axis", o->lines);
+			return -EINVAL;
+		}
+	} else if (!o->lines) {
+		li = param_index(params, mb_json_str(mb_json_get(defaults, "lines"), ""));
+		if (li < 0 || li == xi || nr_values(params, li) < 2)
+			li = first_varying(params, xi);
+	}
+	set_axis(&x, params, xi);
+	set_axis(&l, params, li);
+	if (pick_metric(doc, o->metric ? o->metric : mb_json_str(mb_json_get(defaults, "metric"),
+								 NULL), &m, err, errlen))
+		return -EINVAL;
+	/* Every other parameter is held at one value: --where NAME=VALUE, or its first. */
+	for (int w = 0; w < o->nr_where; w++) {
+		const char *eq = strchr(o->where[w], '=');
+		char name[128];
+		int pi;
+
+		if (!eq || eq == o->where[w] || (size_t)(eq - o->where[w]) >= sizeof(name)) {
+			snprintf(err, errlen, "--where %s: must be NAME=VALUE", o->where[w]);
+			return -EINVAL;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - o->where[w]), o->where[w]);
+		pi = named_param(params, "where", name, err, errlen);
+		if (pi < 0)
+			return -EINVAL;
+		if (pi == xi || pi == li) {
+			snprintf(err, errlen, "--where %s: %s is drawn (x or lines), it cannot be fixed",
+				 o->where[w], name);
+			return -EINVAL;
+		}
+	}
+	for (size_t i = 0; i < mb_json_len(params) && nfx < 64; i++) {
+		const struct mb_json *vals = mb_json_get(mb_json_at(params, i), "values");
+		const char *name = mb_json_str(mb_json_get(mb_json_at(params, i), "name"), "?");
+		const struct mb_json *v = mb_json_at(vals, 0);
+
+		if ((int)i == xi || (int)i == li || mb_json_len(vals) < 2)
+			continue;
+		for (int w = 0; w < o->nr_where; w++) {
+			const char *eq = strchr(o->where[w], '=');
+			char wname[128];
+			bool found = false;
+
+			snprintf(wname, sizeof(wname), "%.*s", (int)(eq - o->where[w]), o->where[w]);
+			if (!mb_opt_name_eq(name, wname))
+				continue;
+			for (size_t k = 0; k < mb_json_len(vals); k++) {
+				mb_json_scalar_text(mb_json_at(vals, k), val, sizeof(val));
+				if (!strcmp(val, eq + 1)) {
+					v = mb_json_at(vals, k);
+					found = true;
+				}
+			}
+			if (!found) {
+				snprintf(err, errlen, "--where %s: %s was not swept over %s", o->where[w],
+					 name, eq + 1);
+				return -EINVAL;
+			}
+		}
+		fx[nfx].name = name;
+		fx[nfx].value = v;
+		mb_json_scalar_text(v, val, sizeof(val));
+		n = strlen(sub);
+		snprintf(sub + n, sizeof(sub) - n, "%s%s=%s", n ? ", " : "", name, val);
+		nfx++;
+	}
+	/* One panel per bench, in the order they ran. */
+	for (size_t i = 0; i < mb_json_len(points); i++) {
+		const char *b = mb_json_str(mb_json_get(mb_json_at(points, i), "bench"), "?");
+		bool seen = false;
+
+		for (int k = 0; k < nb; k++)
+			seen |= !strcmp(benches[k], b);
+		if (!seen && wanted(o->benches, b) && nb < MB_PLOT_MAX_PANELS)
+			benches[nb++] = b;
+	}
+	if (!nb) {
+		snprintf(err, errlen, "--bench %s: no such bench in the sweep", o->benches ? o->benches : "");
+		return -EINVAL;
+	}
+	for (size_t k = 0; x.numeric && k < mb_json_len(x.values); k++) {
+		double v = mb_json_num(mb_json_at(x.values, k), 0);
+
+		xmin = fmin(xmin, v);
+		xmax = fmax(xmax, v);
+	}
+
+	cols = nb > 1 ? 2 : 1;
+	rows = (nb + cols - 1) / cols;
+	/* The data first: one block per bench and line. */
+	for (int b = 0; b < nb; b++) {
+		for (size_t lv = 0; lv < (l.param < 0 ? 1 : mb_json_len(l.values)); lv++) {
+			fprintf(f, "$D%d_%zu << EOD\n", b, lv);
+			for (size_t xv = 0; xv < mb_json_len(x.values); xv++) {
+				double mean, sd;
+
+				if (!pooled(doc, benches[b], &x, xv, &l, lv, fx, nfx, &m, &mean, &sd))
+					continue;
+				if (x.numeric)
+					fprintf(f, "%.17g %.17g %.17g\n",
+						mb_json_num(mb_json_at(x.values, xv), 0), mean, sd);
+				else
+					fprintf(f, "%zu %.17g %.17g\n", xv, mean, sd);
+				drawn++;
+			}
+			fputs("EOD\n", f);
+		}
+	}
+	if (!drawn) {
+		snprintf(err, errlen, "no point with a result to draw%s%s", sub[0] ? " at " : "", sub);
+		return -EINVAL;
+	}
+	terminal(f, o->term, PANEL_W * cols + 160, PANEL_H * rows);
+	fputs("set key outside right top\nset pointsize 0.8\nset bars small\n", f);
+	if (nb > 1 || o->title) {
+		fputs("set multiplot layout ", f);
+		fprintf(f, "%d,%d title ", rows, cols);
+		gp_str(f, o->title ? o->title : "mapbench sweep");
+		fputc('\n', f);
+	}
+	if (x.numeric && xmin > 0 && xmax / xmin >= 100)
+		fputs("set logscale x 10\n", f);
+	if (!x.numeric)
+		fprintf(f, "set xrange [-0.5:%zu.5]\n", mb_json_len(x.values) - 1);
+	else if (xmin == xmax)
+		fprintf(f, "set xrange [%g:%g]\n", xmin - 1, xmax + 1);
+	else
+		fputs("set offsets graph 0.03, graph 0.03, 0, 0\n", f);
+	if (!x.numeric || mb_json_len(x.values) <= MAX_XTICS) {
+		fputs("set xtics (", f);
+		for (size_t k = 0; k < mb_json_len(x.values); k++) {
+			const struct mb_json *v = mb_json_at(x.values, k);
+
+			if (x.numeric)
+				short_num(mb_json_num(v, 0), val, sizeof(val));
+			else
+				mb_json_scalar_text(v, val, sizeof(val));
+			fputs(k ? ", " : "", f);
+			gp_str(f, val);
+			if (x.numeric)
+				fprintf(f, " %.17g", mb_json_num(v, 0));
+			else
+				fprintf(f, " %zu", k);
+		}
+		fputs(")\n", f);
+	}
+	fputs("set xlabel ", f);
+	gp_str(f, x.name);
+	fputs("\nset ylabel ", f);
+	gp_str(f, m.label);
+	fputs("\nset yrange [0:*]\n", f);
+	for (int b = 0; b < nb; b++) {
+		char title[1200];
+		bool first = true;
+
+		snprintf(title, sizeof(title), "%s%s%s", benches[b], sub[0] ? "\n" : "", sub);
+		if (nb == 1 && o->title)
+			snprintf(title, sizeof(title), "%s%s%s", o->title, sub[0] ? "\n" : "", sub);
+		fputs("set title ", f);
+		gp_str(f, title);
+		fputs("\nplot ", f);
+		for (size_t lv = 0; lv < (l.param < 0 ? 1 : mb_json_len(l.values)); lv++) {
+			bool any = false;
+
+			for (size_t xv = 0; xv < mb_json_len(x.values) && !any; xv++) {
+				double mean, sd;
+
+				any = pooled(doc, benches[b], &x, xv, &l, lv, fx, nfx, &m, &mean, &sd);
+			}
+			if (!any)
+				continue;
+			fprintf(f, "%s$D%d_%zu using 1:2:3 with yerrorlines lw 1.5 title ",
+				first ? "" : ", \\\n     ", b, lv);
+			if (l.param < 0) {
+				gp_str(f, m.label);
+			} else {
+				char t[300];
+
+				mb_json_scalar_text(mb_json_at(l.values, lv), val, sizeof(val));
+				snprintf(t, sizeof(t), "%s=%s", l.name, val);
+				gp_str(f, t);
+			}
+			first = false;
+		}
+		if (first)
+			fputs("NaN notitle", f);
+		fputc('\n', f);
+	}
+	if (nb > 1 || o->title)
+		fputs("unset multiplot\n", f);
+	return 0;
+}
+
+/* ---- comparisons ---- */
+
+static int comparison_script(FILE *f, const struct mb_json *doc, const struct mb_plot_opts *o,
+			     char *err, size_t errlen)
+{
+	static const struct {
+		const char *name, *color, *title;
+	} classes[] = {
+		{ "regressed", "#d62728", "regressed" },
+		{ "improved", "#2ca02c", "improved" },
+		{ NULL, "#9e9e9e", "no change or within noise" },
+	};
+	const struct mb_json *cmp = mb_json_get(doc, "comparison");
+	const struct mb_json *rows = mb_json_get(cmp, "rows");
+	double threshold = mb_json_num(mb_json_get(cmp, "threshold"), 0.02) * 100;
+	char label[512], title[1024], val[64];
+	int n = 0, k = 0, count[3] = { 0 }, npos = 0, nneg = 0;
+	double lo = 0, hi = 0;
+	bool first = true;
+
+	for (size_t i = 0; i < mb_json_len(rows); i++)
+		n += mb_json_is(mb_json_get(mb_json_at(rows, i), "change"), MB_JSON_NUMBER);
+	if (!n) {
+		snprintf(err, errlen, "the comparison has no matched result with a change to draw");
+		return -EINVAL;
+	}
+	for (int c = 0; c < 3; c++) {
+		fprintf(f, "$C%d << EOD\n", c);
+		k = 0;
+		for (size_t i = 0; i < mb_json_len(rows); i++) {
+			const struct mb_json *r = mb_json_at(rows, i);
+			const char *verdict = mb_json_str(mb_json_get(r, "verdict"), "");
+			int cls = !strcmp(verdict, "regressed") ? 0 : !strcmp(verdict, "improved") ? 1 : 2;
+
+			if (!mb_json_is(mb_json_get(r, "change"), MB_JSON_NUMBER))
+				continue;
+			if (cls == c) {
+				fprintf(f, "%d %.17g\n", k, mb_json_num(mb_json_get(r, "change"), 0) * 100);
+				count[c]++;
+			}
+			k++;
+		}
+		fputs("EOD\n", f);
+	}
+	fputs("$L << EOD\n", f);
+	k = 0;
+	for (size_t i = 0; i < mb_json_len(rows); i++) {
+		const struct mb_json *ch = mb_json_get(mb_json_at(rows, i), "change");
+		double v;
+
+		if (!mb_json_is(ch, MB_JSON_NUMBER))
+			continue;
+		v = mb_json_num(ch, 0) * 100;
+		fprintf(f, "%d %.17g\n", k++, v);
+		lo = fmin(lo, v);
+		hi = fmax(hi, v);
+		npos += v >= 0;
+		nneg += v < 0;
+	}
+	fputs("EOD\n", f);
+	/* Zero and the threshold lines always in view, and room for the labels. */
+	lo = fmin(lo, -threshold);
+	hi = fmax(hi, threshold);
+	terminal(f, o->term, n * 70 + 360 > 2400 ? 2400 : (n * 70 + 360 < 720 ? 720 : n * 70 + 360),
+		 PANEL_H + 120);
+	snprintf(title, sizeof(title), "%s\nbase %s, new %s\nns/op: lower is better; ops/s: higher is better",
+		 o->title ? o->title : "mapbench compare",
+		 mb_json_str(mb_json_get(mb_json_get(cmp, "base"), "source"), "?"),
+		 mb_json_str(mb_json_get(mb_json_get(cmp, "new"), "source"), "?"));
+	fputs("set title ", f);
+	gp_str(f, title);
+	fputs("\nset ylabel ", f);
+	gp_str(f, "change of the mean (%)");
+	fputs("\nset key outside right top\nset style fill solid 0.8 border -1\nset boxwidth 0.7\n"
+	      "set xzeroaxis lt -1\nset grid noxtics ytics\n", f);
+	fprintf(f, "set xrange [-0.6:%d.6]\n", n - 1);
+	fprintf(f, "set yrange [%.17g:%.17g]\n", lo - (hi - lo) * 0.12, hi + (hi - lo) * 0.12);
+	fprintf(f, "set arrow from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#606060\"\n",
+		threshold, threshold);
+	fprintf(f, "set arrow from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#606060\"\n",
+		-threshold, -threshold);
+	fputs("set xtics rotate by -30 left (", f);
+	k = 0;
+	for (size_t i = 0; i < mb_json_len(rows); i++) {
+		const struct mb_json *r = mb_json_at(rows, i);
+		const char *lab = mb_json_str(mb_json_get(r, "label"), "-");
+
+		if (!mb_json_is(mb_json_get(r, "change"), MB_JSON_NUMBER))
+			continue;
+		snprintf(label, sizeof(label), "%s%s%s [%s]", mb_json_str(mb_json_get(r, "bench"), "?"),
+			 strcmp(lab, "-") ? " " : "", strcmp(lab, "-") ? lab : "",
+			 mb_json_str(mb_json_get(r, "unit"), ""));
+		fputs(k ? ", " : "", f);
+		gp_str(f, label);
+		fprintf(f, " %d", k++);
+	}
+	fputs(")\nplot ", f);
+	for (int c = 0; c < 3; c++) {
+		if (!count[c])
+			continue;
+		fprintf(f, "%s$C%d using 1:2 with boxes lc rgb \"%s\" title \"%s\"",
+			first ? "" : ", \\\n     ", c, classes[c].color, classes[c].title);
+		first = false;
+	}
+	/*
+	 * The value above a bar that goes up, below one that goes down. A labels plot without a
+	 * single valid point crashes gnuplot 5.4, so each is there only when it has one.
+	 */
+	if (npos)
+		fputs(", \\\n     $L using 1:($2 >= 0 ? $2 : NaN):(sprintf(\"%+.1f%%\", $2)) with labels offset 0,0.8 notitle", f);
+	if (nneg)
+		fputs(", \\\n     $L using 1:($2 < 0 ? $2 : NaN):(sprintf(\"%+.1f%%\", $2)) with labels offset 0,-0.8 notitle", f);
+	snprintf(val, sizeof(val), "%g", threshold);
+	fprintf(f, ", \\\n     NaN with lines dt 2 lc rgb \"#606060\" title \"threshold +-%s %%\"\n", val);
+	return 0;
+}
+
+char *mb_plot_script(const struct mb_json *doc, enum mb_doc_kind kind,
+		     const struct mb_plot_opts *o, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f;
+	int ret;
+
+	if (kind == MB_DOC_RESULTS && !mb_json_is(mb_json_get(doc, "sweep"), MB_JSON_OBJECT)) {
+		snprintf(err, errlen, "not a sweep (no \"sweep\" object): plot draws the output of mapbench sweep or mapbench compare --format json");
+		return NULL;
+	}
+	f = open_memstream(&buf, &size);
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	fputs("# mapbench plot: a gnuplot script\n", f);
+	ret = kind == MB_DOC_COMPARISON ? comparison_script(f, doc, o, err, errlen) :
+					  sweep_script(f, doc, o, err, errlen);
+	if (fclose(f) || ret) {
+		if (!ret)
+			snprintf(err, errlen, "out of memory");
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * User side of the in-kernel op loop (src/core/mb_loop.bpf.h): a producer calls the bench's raw_tp
+ * program through BPF_PROG_TEST_RUN on its CPU, sizing each call to about --call_us of
+ * in-kernel work, reads its counters from the program's mmapped .bss and publishes them.
+ * It also runs the reference (an empty loop) between calls, to detect noise.
+ */
+#ifndef MB_KLOOP_H
+#define MB_KLOOP_H
+
+#include <linux/types.h>
+#include <stdint.h>
+
+#include "mb_shared.h"
+#include "bench.h"
+
+struct mb_kloop_cfg {
+	int prog_fd;
+	struct mb_slot *slots;		/* the program's mb_slots (skel->bss->mb_slots) */
+	uint32_t ops_per_iter;		/* map operations per loop iteration (0 means 1) */
+	uint32_t max_iters;		/* cap on iterations per call (0: 1 << 23) */
+	uint32_t fixed_iters;		/* run exactly this many per call (0: adapt to --call_us) */
+	/*
+	 * Called when the program returns >= MB_RET_BENCH (refill or empty a map, for
+	 * example). Its wall time is counted as excluded_ns. Return 0 to go on.
+	 */
+	int (*on_ret)(struct mb_run *run, struct mb_producer *p, uint32_t ret, void *ctx);
+	void *ctx;
+};
+
+/* A producer hook body: loops until the run stops. Returns 0 or a negative errno. */
+int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_kloop_cfg *cfg);
+
+/*
+ * Run one call of @prog_fd with @iters iterations for slot @slot on @cpu (-1: any).
+ * Returns the program's return value (>= 0) or a negative errno.
+ */
+int mb_kloop_call(int prog_fd, int slot, uint64_t iters, int cpu);
+
+/*
+ * For producers that drive several programs in turn (and so cannot use mb_kloop_produce):
+ * the size of the next call, moving at most 2x towards @target_ns of in-kernel time ...
+ */
+uint64_t mb_kloop_next_iters(uint64_t iters, uint64_t call_ns, uint64_t target_ns, uint64_t max);
+/*
+ * ... and the interleaved drift reference (kref.h): runs a call when due (@next_ref holds the
+ * producer's schedule, start it at 0) and adds its time to @c->ref_ops / ref_ns.
+ */
+int mb_kloop_reference(struct mb_run *run, struct mb_producer *p, struct mb_counters *c,
+		       uint64_t *next_ref);
+/* Sampler side: @s->ref_median / ref_calls of the reference calls made during @s (NULL: none). */
+void mb_kloop_sample_reference(struct mb_run *run, struct mb_sample *s);
+
+/* Load the reference program and measure the empty loop's cost (run->loop_overhead_ns). */
+void mb_kloop_calibrate(struct mb_run *run);
+void mb_kloop_release(struct mb_run *run);
+
+#endif

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The in-kernel op loop (docs/methodology.md). A raw_tp program, run by
+ * bpf_prog_test_run_opts() on the producer's CPU, runs one operation per iteration and times
+ * the loop with bpf_ktime_get_ns(). MB_LOOP_PROG makes two programs from one callback:
+ *
+ *  - _prog: a loop bounded by the may_goto instruction (kernel >= 6.9). The callback is inlined
+ *    into the loop body, so an op costs no call and return (a call and return cost ~8 ns where
+ *    the kernel puts a return thunk on every ret).
+ *  - _prog##_bl: the bpf_loop() fallback for kernels without may_goto. The verifier inlines
+ *    bpf_loop only when its call site has a single constant callback, so one program per op.
+ *
+ * User space loads one of the two (src/core/loop_kind.c) and checks the translated program.
+ */
+#ifndef MB_LOOP_BPF_H
+#define MB_LOOP_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+
+#include "mb_shared.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+struct mb_slot mb_slots[MB_MAX_SLOTS];
+
+/*
+ * State a callback sees. The may_goto loop keeps it in .bss (mb_loop_ctxs): the verifier
+ * then knows none of its values, so the loop's states converge, and the program's stack holds
+ * only the op's own variables. bpf_loop wants its context on the stack: there keep it at 48
+ * bytes, since a raw_tp program whose stack, rounded up to 16 bytes, reaches 64 gets a
+ * private stack from the verifier, and then every call (the callback's, a helper's) saves and
+ * restores the private frame pointer.
+ */
+struct mb_loop_ctx_slot mb_loop_ctxs[MB_MAX_SLOTS];
+
+/* xorshift64*: a few cycles, unlike the bpf_get_prandom_u32() helper call. */
+static __always_inline __u64 mb_rand(struct mb_loop_ctx *lc)
+{
+	__u64 x = lc->rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	lc->rng = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* Uniform in [0, n) by multiply-shift: no divide in the loop. */
+static __always_inline __u32 mb_rand_below(struct mb_loop_ctx *lc, __u32 n)
+{
+	return (__u32)(((mb_rand(lc) >> 32) * (__u64)n) >> 32);
+}
+
+/*
+ * may_goto: BPF_JMP | BPF_JCOND (opcode 0xe5), src_reg BPF_MAY_GOTO (0), the jump offset in
+ * instructions. clang-14 has no mnemonic for it, so the instruction is written as its bytes
+ * (little-endian: code, registers, 16-bit offset, 32-bit immediate 0). clang-14 misplaces a
+ * 2-byte fixup, so the offset goes out in a 4-byte word whose upper half is the immediate's
+ * lower half. The verifier turns the instruction into a budget check that jumps to @label
+ * when the program has looped long enough.
+ */
+#define MB_MAY_GOTO(label)							\
+	asm volatile goto("1: .byte 0xe5\n\t"					\
+			  ".byte 0\n\t"						\
+			  ".long ((%l[" #label "] - 1b - 8) / 8) & 0xffff\n\t"	\
+			  ".short 0"						\
+			  :::: label)
+
+/* Loads the slot's state into @lc; false when the slot index is out of range. */
+static __always_inline bool mb_loop_begin(__u64 *ctx, struct mb_loop_ctx *lc)
+{
+	__u64 idx = ctx[MB_ARG_SLOT];
+	struct mb_slot *slot;
+
+	if (idx >= MB_MAX_SLOTS)
+		return false;
+	slot = &mb_slots[idx];
+	lc->slot = idx;
+	lc->ret = 0;
+	lc->hits = slot->hits;
+	lc->misses = slot->misses;
+	lc->errors = slot->errors;
+	lc->false_hits = slot->false_hits;
+	lc->cursor = slot->cursor;
+	lc->rng = slot->rng;
+	lc->arg = slot->arg;
+	return true;
+}
+
+/*
+ * The slot of @lc, found again after the loop rather than kept across it: a pointer kept
+ * across the loop and its calls ends up spilled to the stack, with its neighbours.
+ */
+static __always_inline struct mb_slot *mb_loop_slot(struct mb_loop_ctx *lc)
+{
+	return &mb_slots[lc->slot & (MB_MAX_SLOTS - 1)];
+}
+
+/* Starts the call's clock; the start time and @iters wait in the slot, off the BPF stack. */
+static __always_inline void mb_loop_start(struct mb_loop_ctx *lc, __u64 iters)
+{
+	struct mb_slot *slot = mb_loop_slot(lc);
+
+	slot->call_iters = iters;
+	slot->start_ns = bpf_ktime_get_ns();
+}
+
+/* The number of the iteration that runs while @left are still to come after it. */
+static __always_inline __u32 mb_loop_index(struct mb_loop_ctx *lc, __u64 left)
+{
+	return (__u32)(mb_loop_slot(lc)->call_iters - left - 1);
+}
+
+/* Stores @lc back and accounts one call of @n iterations. Returns the program's value. */
+static __always_inline int mb_loop_end(struct mb_loop_ctx *lc, long n)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct mb_slot *slot = mb_loop_slot(lc);
+
+	slot->kernel_ns += now - slot->start_ns;
+	slot->calls++;
+	if (n > 0)
+		slot->ops += n;
+	else if (n < 0)
+		lc->errors++;
+	slot->hits = lc->hits;
+	/* Nothing else writes the slot during the call: its low halves are still the start. */
+	slot->misses += (__u32)(lc->misses - (__u32)slot->misses);
+	slot->errors += (__u32)(lc->errors - (__u32)slot->errors);
+	slot->false_hits += (__u32)(lc->false_hits - (__u32)slot->false_hits);
+	slot->cursor = lc->cursor;
+	slot->rng = lc->rng;
+	return lc->ret;
+}
+
+/*
+ * Hides where @p points from the compiler for one iteration, at no cost: clang-14 otherwise
+ * hoists the address of every field the op uses out of the loop, and spills them all to the
+ * stack (pushing it over the private-stack threshold).
+ */
+#define MB_OPAQUE(p) asm volatile("" : "+r"(p))
+
+/* One op of the call-free loop; leaves through @done when the callback stops the loop. */
+#define MB_LOOP_STEP(_callback, lc, left, done)				\
+	do {									\
+		(left)--;							\
+		MB_OPAQUE(lc);							\
+		if (_callback(mb_loop_index(lc, left), lc))			\
+			goto done;						\
+	} while (0)
+
+/*
+ * The call-free loop. @left counts down from a value the verifier does not know, so the loop
+ * state converges; the verifier's budget (may_goto) ends the loop early only on a call far
+ * longer than any mapbench makes (user space sizes calls to --call_us). Four ops share one
+ * budget check: the check keeps a counter on the stack, and its load and store cost more than
+ * an empty op.
+ */
+#define MB_LOOP_MAY_GOTO(_prog, _callback)					\
+SEC("raw_tp")									\
+int _prog(__u64 *ctx)								\
+{										\
+	__u64 left = ctx[MB_ARG_ITERS];						\
+	struct mb_loop_ctx *lc =						\
+		&mb_loop_ctxs[ctx[MB_ARG_SLOT] & (MB_MAX_SLOTS - 1)].lc;	\
+										\
+	if (!mb_loop_begin(ctx, lc))						\
+		return MB_RET_BAD_ARGS;						\
+	mb_loop_start(lc, left);						\
+	while (left >= 4) {							\
+		MB_MAY_GOTO(out);						\
+		MB_LOOP_STEP(_callback, lc, left, out);				\
+		MB_LOOP_STEP(_callback, lc, left, out);				\
+		MB_LOOP_STEP(_callback, lc, left, out);				\
+		MB_LOOP_STEP(_callback, lc, left, out);				\
+	}									\
+	while (left) {								\
+		MB_MAY_GOTO(out);						\
+		MB_LOOP_STEP(_callback, lc, left, out);				\
+	}									\
+out:										\
+	return mb_loop_end(lc, (long)(mb_loop_slot(lc)->call_iters - left));	\
+}
+
+#define MB_LOOP_BPF_LOOP(_prog, _callback)					\
+SEC("raw_tp")									\
+int _prog(__u64 *ctx)								\
+{										\
+	struct mb_loop_ctx lc = {};						\
+	long n;									\
+										\
+	if (!mb_loop_begin(ctx, &lc))						\
+		return MB_RET_BAD_ARGS;						\
+	mb_loop_start(&lc, ctx[MB_ARG_ITERS]);					\
+	n = bpf_loop(ctx[MB_ARG_ITERS], _callback, &lc, 0);			\
+	return mb_loop_end(&lc, n);						\
+}
+
+/* Both programs of one op: user space keeps the one the loop kind asks for. */
+#define MB_LOOP_PROG(_prog, _callback)						\
+	MB_LOOP_MAY_GOTO(_prog, _callback)					\
+	MB_LOOP_BPF_LOOP(_prog##_bl, _callback)
+
+#endif

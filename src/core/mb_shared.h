@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Layout shared by the BPF programs and user space. The includer provides __u64 (vmlinux.h on
+ * the BPF side, <linux/types.h> in user space).
+ */
+#ifndef MB_SHARED_H
+#define MB_SHARED_H
+
+#define MB_MAX_SLOTS 256	/* one slot per producer; equals MB_MAX_PRODUCERS */
+
+/*
+ * Per-producer counters of an in-kernel op loop, in the program's .bss (mmapped by user space).
+ * Only the producer's own test_run call writes its slot, so no atomics are needed; 128-byte
+ * alignment keeps producers off each other's cache lines (and their adjacent-line prefetch).
+ */
+struct mb_slot {
+	__u64 ops;		/* loop iterations run */
+	__u64 hits;
+	__u64 misses;
+	__u64 errors;
+	__u64 false_hits;
+	__u64 kernel_ns;	/* bpf_ktime_get_ns() around bpf_loop */
+	__u64 calls;
+	__u64 cursor;		/* key stream position, carried across calls */
+	__u64 rng;		/* per-producer PRNG state */
+	__u64 arg;		/* bench-specific per-producer value */
+	__u64 start_ns;		/* the running call's start and iterations asked for: kept */
+	__u64 call_iters;	/* here, not in registers the BPF stack would have to spill */
+} __attribute__((aligned(128)));
+
+/* The op loop's working state (src/core/mb_loop.bpf.h says where it lives, and why). */
+struct mb_loop_ctx {
+	__u64 hits;
+	__u64 cursor;
+	__u64 rng;
+	__u64 arg;
+	__u32 misses;		/* the low halves of the slot's counters: a call adds < 2^32 */
+	__u32 errors;
+	__u32 false_hits;
+	__u16 slot;
+	__u16 ret;		/* program return value when the callback stops the loop */
+};
+
+/* One per producer, on cache lines of its own (like mb_slots). */
+struct mb_loop_ctx_slot {
+	struct mb_loop_ctx lc;
+} __attribute__((aligned(128)));
+
+/* Context of the raw_tp driver programs (test_run ctx_in). */
+enum mb_loop_arg {
+	MB_ARG_SLOT,		/* producer index */
+	MB_ARG_ITERS,		/* iterations of bpf_loop for this call */
+	MB_ARG_NR,
+};
+
+/* Program return values (test_run retval); benches add their own from 16. */
+enum mb_loop_ret {
+	MB_RET_OK = 0,
+	MB_RET_BAD_ARGS = 1,	/* slot out of range */
+	MB_RET_ERROR = 2,	/* an operation failed: counted in errors, loop stopped */
+	MB_RET_BENCH = 16,
+};
+
+#endif

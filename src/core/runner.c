@@ -1,0 +1,681 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/json.h"
+#include "kloop.h"
+#include "util/log.h"
+#include "loop_diag.h"
+#include "sys/probe.h"
+#include "output/report.h"
+#include "runner.h"
+#include "summary.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+void mb_signals_install(void)
+{
+	/* A second SIGINT/SIGTERM kills at once (SA_RESETHAND): an escape if teardown hangs. */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
+
+	/* No SA_RESTART: the sampler's sleep must return early with EINTR. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+bool mb_interrupted(void)
+{
+	return interrupted;
+}
+
+uint64_t mb_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void mb_timestamp(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* ---- messages from bench hooks ---- */
+
+int mb_run_usage(struct mb_run *run, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	mb_err("%s: %s", run->bench->name, msg);
+	return -EINVAL;
+}
+
+int mb_run_fail(struct mb_run *run, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(run->reason, sizeof(run->reason), fmt, ap);
+	va_end(ap);
+	run->status = MB_RUN_FAILED;
+	mb_err("%s: %s", run->bench->name, run->reason);
+	return err < 0 ? err : -EIO;
+}
+
+int mb_run_skip(struct mb_run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(run->reason, sizeof(run->reason), fmt, ap);
+	va_end(ap);
+	run->status = MB_RUN_SKIPPED;
+	mb_err("%s: skipped: %s", run->bench->name, run->reason);
+	return -EOPNOTSUPP;
+}
+
+void mb_run_warn(struct mb_run *run, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	mb_warn("%s: %s", run->bench->name, msg);
+	mb_json_append(run->warnings, mb_json_string(msg));
+}
+
+struct mb_json *mb_run_extra(struct mb_run *run)
+{
+	return run->extra;
+}
+
+bool mb_run_opt_given(const struct mb_run *run, const char *name)
+{
+	int i = mb_opt_find(run->bench->opts, name);
+
+	return i >= 0 && i < 64 && (run->opts_given & (1ULL << i));
+}
+
+/* ---- counters shared between a producer and the sampler ---- */
+
+static void publish(struct mb_producer *p, const struct mb_counters *c, uint64_t wait_since)
+{
+	const uint64_t *src = (const uint64_t *)c;
+	uint64_t *dst = (uint64_t *)&p->pub;
+	unsigned int seq = __atomic_load_n(&p->seq, __ATOMIC_RELAXED);
+
+	__atomic_store_n(&p->seq, seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	for (size_t i = 0; i < MB_COUNTERS_NR; i++)
+		__atomic_store_n(&dst[i], src[i], __ATOMIC_RELAXED);
+	__atomic_store_n(&p->wait_since, wait_since, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c)
+{
+	/* Only the producer writes wait_since: its own plain read is exact. */
+	publish(p, c, p->wait_since);
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void mb_producer_wait_begin(struct mb_producer *p, const struct mb_counters *c)
+{
+	p->wait_cpu_ns = thread_cpu_ns();
+	publish(p, c, mb_now_ns());
+}
+
+void mb_producer_wait_end(struct mb_producer *p, struct mb_counters *c)
+{
+	if (p->wait_since) {
+		uint64_t wall = mb_now_ns() - p->wait_since, cpu = thread_cpu_ns() - p->wait_cpu_ns;
+
+		/* Entering and leaving the sleep, spinning first: CPU time, not a wait. */
+		c->wait_ns += wall > cpu ? wall - cpu : 0;
+	}
+	publish(p, c, 0);
+}
+
+void mb_producer_publish_stamped(struct mb_producer *p, struct mb_counters *c)
+{
+	c->end_ns = mb_now_ns();
+	mb_producer_publish(p, c);
+}
+
+void mb_producer_read(const struct mb_producer *p, struct mb_counters *c, uint64_t *wait_since)
+{
+	const uint64_t *src = (const uint64_t *)&p->pub;
+	uint64_t *dst = (uint64_t *)c;
+	unsigned int s1, s2;
+	uint64_t since;
+
+	do {
+		s1 = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
+		for (size_t i = 0; i < MB_COUNTERS_NR; i++)
+			dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+		since = __atomic_load_n(&p->wait_since, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		s2 = __atomic_load_n(&p->seq, __ATOMIC_RELAXED);
+	} while ((s1 & 1) || s1 != s2);
+	if (wait_since)
+		*wait_since = since;
+}
+
+/* ---- set-up of a run ---- */
+
+int mb_run_init(struct mb_run *run, const struct mb_bench *bench, const struct mb_env *env)
+{
+	char msg[512];
+
+	memset(run, 0, sizeof(*run));
+	run->bench = bench;
+	run->env = env;
+	run->runner = "user";
+	run->loop_overhead_ns = NAN;
+	run->args = calloc(1, bench->args_size ? bench->args_size : 1);
+	run->extra = mb_json_object();
+	run->warnings = mb_json_array();
+	if (!run->args || !run->extra || !run->warnings)
+		return -ENOMEM;
+	if (mb_opts_set_defaults(bench->opts, run->args, msg, sizeof(msg))) {
+		/* A bad default is a bug in the bench table; the unit tests catch it. */
+		mb_err("%s: bad default: %s", bench->name, msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void mb_run_free_results(struct mb_run *run)
+{
+	for (int i = 0; run->samples && i < run->max_samples; i++)
+		free(run->samples[i].prod);
+	free(run->samples);
+	free(run->summary);
+	mb_json_free(run->extra);
+	mb_json_free(run->warnings);
+	mb_json_free(run->params);
+}
+
+void mb_run_free(struct mb_run *run)
+{
+	mb_run_parts_free(run);
+	mb_run_free_results(run);
+	free(run->prod);
+	free(run->args);
+	memset(run, 0, sizeof(*run));
+}
+
+/* The k-th online CPU, wrapping around, as the kernel bench does without a CPU set. */
+static int nth_online_cpu(const struct mb_cpuset *online, int k)
+{
+	int cpu = -1;
+
+	k %= online->count;
+	for (int i = 0; i <= k; i++)
+		cpu = mb_cpuset_next(online, cpu + 1);
+	return cpu;
+}
+
+static int check_cpus_online(struct mb_run *run, const char *opt, const struct mb_cpuset *set)
+{
+	const struct mb_cpuset *online = &run->env->online;
+	char list[256];
+
+	for (int cpu = mb_cpuset_next(set, 0); cpu >= 0; cpu = mb_cpuset_next(set, cpu + 1)) {
+		if (!mb_cpuset_has(online, cpu)) {
+			mb_cpuset_format(online, list, sizeof(list));
+			return mb_run_usage(run, "--%s: CPU %d is not online (online CPUs: %s)",
+					    opt, cpu, list);
+		}
+	}
+	return 0;
+}
+
+int mb_run_producer_cpu(const struct mb_env *env, int i)
+{
+	bool pin = env->affinity || env->prod_cpus.count || env->cons_cpus.count;
+	/* Consumers take CPUs first; producers continue after them unless given a set. */
+	int next = env->cons_cpus.count ? 0 : (int)env->consumers, cpu = -1;
+
+	if (!pin || i < 0)
+		return -1;
+	if (!env->prod_cpus.count)
+		return nth_online_cpu(&env->online, next + i);
+	for (int k = 0; k <= i; k++) {
+		cpu = mb_cpuset_next(&env->prod_cpus, cpu + 1);
+		if (cpu < 0)
+			return -1;
+	}
+	return cpu;
+}
+
+static int assign_cpus(struct mb_run *run)
+{
+	const struct mb_env *env = run->env;
+	int err;
+
+	err = check_cpus_online(run, "prod-affinity", &env->prod_cpus);
+	if (!err)
+		err = check_cpus_online(run, "cons-affinity", &env->cons_cpus);
+	if (err)
+		return err;
+	if (env->cons_cpus.count && env->cons_cpus.count < (int)env->consumers)
+		return mb_run_usage(run, "--cons-affinity: %d CPUs given for %u consumers",
+				    env->cons_cpus.count, env->consumers);
+	if (env->prod_cpus.count && env->prod_cpus.count < run->nr_producers)
+		return mb_run_usage(run,
+				    "--prod-affinity: %d CPUs given for %d producers (one CPU each)",
+				    env->prod_cpus.count, run->nr_producers);
+	for (int i = 0; i < run->nr_producers; i++)
+		run->prod[i].cpu = mb_run_producer_cpu(env, i);
+	return 0;
+}
+
+int mb_run_validate(struct mb_run *run)
+{
+	const struct mb_bench *b = run->bench;
+	const struct mb_env *env = run->env;
+	int err;
+
+	if (env->consumers && !(b->flags & MB_BENCH_CONSUMERS))
+		return mb_run_usage(run, "-c/--consumers %u: this bench has no consumers (must be 0)",
+				    env->consumers);
+	if (env->net && (b->flags & MB_BENCH_EMPTY_OP))
+		return mb_run_usage(run, "--net: this bench is the empty loop whose cost --net subtracts (its net figure is 0 by construction); run it without --net");
+	if ((b->flags & MB_BENCH_SINGLE_PRODUCER) && env->producers > 1)
+		return mb_run_usage(run, "-p/--producers %u: this bench needs a single producer (must be 1)",
+				    env->producers);
+	run->nr_producers = (int)env->producers;
+	run->prod = aligned_alloc(128, sizeof(*run->prod) * (size_t)run->nr_producers);
+	if (!run->prod)
+		return -ENOMEM;
+	memset(run->prod, 0, sizeof(*run->prod) * (size_t)run->nr_producers);
+	for (int i = 0; i < run->nr_producers; i++) {
+		run->prod[i].run = run;
+		run->prod[i].idx = i;
+	}
+	err = assign_cpus(run);
+	if (err)
+		return err;
+	if (b->validate) {
+		err = b->validate(run);
+		if (err)
+			return err;
+	}
+	run->params = mb_opts_to_json(b->opts, run->args);
+	return run->params ? 0 : -ENOMEM;
+}
+
+/* ---- producers ---- */
+
+static void *producer_main(void *arg)
+{
+	struct mb_producer *p = arg;
+	struct mb_run *run = p->run;
+
+	__atomic_store_n(&p->started, true, __ATOMIC_RELEASE);
+	p->err = run->bench->producer(run, p);
+	if (p->err) {
+		/* One failed producer ends the run: the others would measure a different load. */
+		__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+static int start_producers(struct mb_run *run, int *started)
+{
+	sigset_t block, old;
+	int err = 0;
+
+	/* Only the sampler (main) thread takes SIGINT/SIGTERM. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	for (*started = 0; *started < run->nr_producers; (*started)++) {
+		struct mb_producer *p = &run->prod[*started];
+		pthread_attr_t attr;
+		cpu_set_t cpus;
+
+		pthread_attr_init(&attr);
+		if (p->cpu >= 0) {
+			CPU_ZERO(&cpus);
+			CPU_SET(p->cpu, &cpus);
+			pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
+		}
+		err = -pthread_create(&p->thread, &attr, producer_main, p);
+		pthread_attr_destroy(&attr);
+		if (!err)
+			p->has_cpu_clock = !pthread_getcpuclockid(p->thread, &p->cpu_clock);
+		if (err) {
+			if (p->cpu >= 0)
+				mb_run_fail(run, err, "cannot start producer %d pinned to CPU %d: %s",
+					    *started, p->cpu, strerror(-err));
+			else
+				mb_run_fail(run, err, "cannot start producer %d: %s", *started,
+					    strerror(-err));
+			break;
+		}
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+static void stop_producers(struct mb_run *run, int started)
+{
+	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+	for (int i = 0; i < started; i++)
+		pthread_join(run->prod[i].thread, NULL);
+}
+
+static void wait_started(struct mb_run *run)
+{
+	struct timespec ts = { .tv_nsec = 100000 };
+
+	for (int i = 0; i < run->nr_producers; i++)
+		while (!__atomic_load_n(&run->prod[i].started, __ATOMIC_ACQUIRE) &&
+		       !mb_run_should_stop(run) && !interrupted)
+			nanosleep(&ts, NULL);
+}
+
+static int alloc_samples(struct mb_run *run)
+{
+	run->max_samples = (int)(run->env->warmup + run->env->duration);
+	run->samples = calloc((size_t)run->max_samples, sizeof(*run->samples));
+	if (!run->samples)
+		return -ENOMEM;
+	for (int i = 0; i < run->max_samples; i++) {
+		run->samples[i].prod = calloc((size_t)run->nr_producers, sizeof(struct mb_counters));
+		if (!run->samples[i].prod)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void counters_sub(struct mb_counters *d, const struct mb_counters *a,
+			 const struct mb_counters *b)
+{
+	const uint64_t *x = (const uint64_t *)a, *y = (const uint64_t *)b;
+	uint64_t *z = (uint64_t *)d;
+
+	for (size_t i = 0; i < MB_COUNTERS_NR; i++)
+		z[i] = x[i] - y[i];
+}
+
+static void counters_add(struct mb_counters *d, const struct mb_counters *a)
+{
+	const uint64_t *x = (const uint64_t *)a;
+	uint64_t *z = (uint64_t *)d;
+
+	for (size_t i = 0; i < MB_COUNTERS_NR; i++)
+		z[i] += x[i];
+}
+
+/* CPU time a producer thread has had, in ns (0 when its clock cannot be read). */
+static uint64_t producer_cpu_ns(const struct mb_producer *p)
+{
+	struct timespec ts;
+
+	if (!p->has_cpu_clock || clock_gettime(p->cpu_clock, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* What the sampler last read of one producer: cumulative counters, CPU time and waits. */
+struct tally {
+	struct mb_counters c;
+	uint64_t cpu_ns;
+	uint64_t wait_ns;	/* finished waits plus the part of a current one up to the read */
+};
+
+static void tally_read(const struct mb_producer *p, uint64_t now, struct tally *t)
+{
+	uint64_t since;
+
+	t->cpu_ns = producer_cpu_ns(p);
+	mb_producer_read(p, &t->c, &since);
+	/* A wait that began after @now belongs to the next sample. */
+	t->wait_ns = t->c.wait_ns + (since && since < now ? now - since : 0);
+}
+
+/*
+ * One producer's share of a sample: the deltas since the last read. @t0, the start of
+ * sampling, is where a producer's first stamped span begins.
+ */
+static void tally_sample(const struct mb_producer *p, uint64_t now, uint64_t t0,
+			 struct tally *last, struct mb_counters *d)
+{
+	struct tally t;
+
+	tally_read(p, now, &t);
+	if (t.c.end_ns && !last->c.end_ns)
+		last->c.end_ns = t0;
+	counters_sub(d, &t.c, &last->c);
+	/* A thread that exited has no clock left: no CPU time for it. */
+	d->cpu_ns = t.cpu_ns > last->cpu_ns ? t.cpu_ns - last->cpu_ns : 0;
+	d->wait_ns = t.wait_ns > last->wait_ns ? t.wait_ns - last->wait_ns : 0;
+	if (!t.cpu_ns)
+		t.cpu_ns = last->cpu_ns;
+	/* A finished wait can come out below what its running part was counted as. */
+	if (t.wait_ns < last->wait_ns)
+		t.wait_ns = last->wait_ns;
+	*last = t;
+}
+
+/* Samples in which a producer that stamps its calls (@last: its final counters) ended none. */
+static void warn_uncovered(struct mb_run *run, const struct tally *last)
+{
+	int samples = 0;
+
+	for (int i = 0; i < run->nr_samples; i++) {
+		bool none = false;
+
+		for (int p = 0; p < run->nr_producers; p++)
+			none |= last[p].c.end_ns && !run->samples[i].prod[p].end_ns;
+		samples += none;
+	}
+	if (!samples)
+		return;
+	mb_run_warn(run, "%d of %d samples ended before a producer's call did: a call takes longer than --interval_ms %u, and such a sample counts no ops for that producer (raise --interval_ms or shorten the calls)",
+		    samples, run->nr_samples, run->env->interval_ms);
+}
+
+/* The sampling loop: exactly warmup + duration samples unless stopped early. */
+static void sample_loop(struct mb_run *run)
+{
+	const struct mb_env *env = run->env;
+	uint64_t interval = (uint64_t)env->interval_ms * 1000000ULL;
+	struct tally *last;
+	uint64_t t0, prev;
+	FILE *out = mb_progress_stream();
+
+	last = calloc((size_t)run->nr_producers, sizeof(*last));
+	if (!last) {
+		mb_run_fail(run, -ENOMEM, "out of memory");
+		return;
+	}
+	wait_started(run);
+	t0 = prev = mb_now_ns();
+	for (int i = 0; i < run->nr_producers; i++)
+		tally_read(&run->prod[i], t0, &last[i]);
+	mb_kloop_sample_reference(run, NULL);
+
+	while (run->nr_samples < run->max_samples) {
+		struct mb_sample *s = &run->samples[run->nr_samples];
+		uint64_t deadline = t0 + interval * (uint64_t)(run->nr_samples + 1);
+		struct timespec ts = { .tv_sec = (time_t)(deadline / 1000000000ULL),
+				       .tv_nsec = (long)(deadline % 1000000000ULL) };
+		uint64_t now;
+
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR &&
+		       !interrupted)
+			;
+		if (interrupted || mb_run_should_stop(run))
+			break;
+		now = mb_now_ns();
+		s->start_ns = prev - t0;
+		s->elapsed_ns = now - prev;
+		s->warmup = run->nr_samples < (int)env->warmup;
+		prev = now;
+		memset(&s->total, 0, sizeof(s->total));
+		for (int i = 0; i < run->nr_producers; i++) {
+			tally_sample(&run->prod[i], now, t0, &last[i], &s->prod[i]);
+			counters_add(&s->total, &s->prod[i]);
+		}
+		s->covered_ns = mb_sample_covered_ns(s, run->nr_producers);
+		mb_kloop_sample_reference(run, s);
+		for (int m = 0; m < MB_MAX_METRICS; m++)
+			s->metric[m] = NAN;
+		if (run->bench->measure)
+			run->bench->measure(run, s);
+		if (run->bench->text && run->bench->text->progress) {
+			run->bench->text->progress(out, run, run->nr_samples, s);
+			/* Live in a pipe or file too: whoever watches the run sees each sample. */
+			fflush(out);
+		}
+		run->nr_samples++;
+	}
+	warn_uncovered(run, last);
+	free(last);
+}
+
+static bool probe_needs(struct mb_run *run)
+{
+	char why[512];
+
+	if (!(run->bench->flags & MB_BENCH_NEEDS_BPF))
+		return true;
+	if (mb_probe_bpf(why, sizeof(why))) {
+		mb_run_skip(run, "%s", why);
+		return false;
+	}
+	if ((run->bench->flags & MB_BENCH_KERNEL_LOOP) && mb_probe_kernel_loop(why, sizeof(why))) {
+		mb_run_skip(run, "%s", why);
+		return false;
+	}
+	return true;
+}
+
+static void run_sampled(struct mb_run *run)
+{
+	int started = 0;
+
+	if (start_producers(run, &started) == 0)
+		sample_loop(run);
+	stop_producers(run, started);
+	for (int i = 0; i < started; i++) {
+		int err = run->prod[i].err;
+
+		if (err && run->status == MB_RUN_OK)
+			mb_run_fail(run, err, "producer %d failed: %s", i, strerror(-err));
+	}
+}
+
+void mb_run_execute(struct mb_run *run)
+{
+	const struct mb_bench *b = run->bench;
+	const struct mb_env *env = run->env;
+	int err;
+
+	mb_timestamp(run->start_time, sizeof(run->start_time));
+	if (run->nr_producers > env->online.count) {
+		run->oversubscribed = true;
+		mb_run_warn(run, "%d producers on %d online CPUs: the threads share CPUs, so the throughput measures CPU time-slicing, not map scalability",
+			    run->nr_producers, env->online.count);
+	}
+	if (!mb_log_quiet())
+		fprintf(mb_progress_stream(), "Setting up benchmark '%s'...\n", b->name);
+	if (!probe_needs(run))
+		goto out;
+	/* Before set-up: every family that loads an op loop keeps the programs of this kind. */
+	mb_loop_kind_pick(env->loop, &run->loop);
+	if ((b->flags & MB_BENCH_KERNEL_LOOP) && env->loop == MB_LOOP_MAY_GOTO &&
+	    !mb_loop_may_goto_supported()) {
+		mb_run_skip(run, "--loop may_goto: this kernel does not accept the may_goto instruction (it needs Linux 6.9 or later); use --loop auto or --loop bpf_loop");
+		goto out;
+	}
+	if (alloc_samples(run)) {
+		mb_run_fail(run, -ENOMEM, "out of memory");
+		goto out;
+	}
+	err = b->setup ? b->setup(run) : 0;
+	if (err) {
+		if (run->status == MB_RUN_OK)
+			mb_run_fail(run, err, "setup failed: %s", strerror(-err));
+		goto teardown;
+	}
+	if (interrupted)
+		goto teardown;
+	if (b->flags & MB_BENCH_KERNEL_LOOP)
+		mb_kloop_calibrate(run);
+	if (!mb_log_quiet())
+		fprintf(mb_progress_stream(), "Benchmark '%s' started.\n", b->name);
+	fflush(mb_progress_stream());
+	if (b->run_once) {
+		err = b->run_once(run);
+		if (err && run->status == MB_RUN_OK)
+			mb_run_fail(run, err, "%s", strerror(-err));
+	} else {
+		run_sampled(run);
+	}
+	if (run->status == MB_RUN_OK && b->finish)
+		b->finish(run);
+	/* After the producers ran: they read the evidence of the bench's own program. */
+	if (run->kloop)
+		mb_loop_diagnose(run, run->loop_overhead_ns);
+	/* While the bench's state is there: its parts' samples come from it. */
+	if (run->status == MB_RUN_OK && run->nr_samples && b->split &&
+	    b->split(run) && run->status == MB_RUN_OK)
+		mb_run_fail(run, -ENOMEM, "out of memory");
+teardown:
+	if (b->teardown)
+		b->teardown(run);
+	mb_kloop_release(run);
+out:
+	if (interrupted && run->status == MB_RUN_OK)
+		run->status = MB_RUN_INTERRUPTED;
+	mb_timestamp(run->end_time, sizeof(run->end_time));
+	if (run->status == MB_RUN_OK || run->status == MB_RUN_INTERRUPTED) {
+		run->summary = mb_summarize(run);
+		mb_run_parts_summarize(run);
+		for (int k = 0; k < mb_run_nr_results(run); k++) {
+			const struct mb_run *r = mb_run_result(run, k);
+
+			if (b->text && b->text->summary && r->summary)
+				b->text->summary(mb_progress_stream(), r, r->summary);
+		}
+	}
+	fflush(mb_progress_stream());
+}

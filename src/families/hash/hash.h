@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The hash family (src/families/hash/hash*.c): map-lookup, map-lookup-miss, map-update, map-insert,
+ * map-delete, map-mixed. This header holds what the family's files share: the options, the
+ * run state, and the pure planning helpers (key ranges, streams, sizes) the unit tests check.
+ */
+#ifndef MB_BENCHS_HASH_H
+#define MB_BENCHS_HASH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/types.h>
+
+#include "hash_shared.h"
+#include "core/mb_shared.h"
+#include "core/bench.h"
+#include "maps/keys.h"
+#include "maps/maps.h"
+
+enum hash_op {
+	HASH_LOOKUP,	/* keys in the map */
+	HASH_MISS,	/* keys not in the map */
+	HASH_UPDATE,	/* existing keys, BPF_EXIST */
+	HASH_INSERT,	/* new keys, BPF_NOEXIST; the range is emptied between rounds */
+	HASH_DELETE,	/* existing keys; the range is refilled between rounds */
+	HASH_MIXED,	/* update, lookup, delete of one absent key */
+	HASH_KB_LOOKUP,	/* bpf-hashmap-lookup: the kernel bench's nested loops */
+	HASH_KB_FULL,	/* bpf-hashmap-full-update: absent keys into a full map */
+	HASH_OP_NR,
+};
+
+enum hash_path {
+	HASH_PATH_KERNEL,	/* in-kernel op loop */
+	HASH_PATH_SYSCALL,	/* bpf_map_*_elem from user space */
+	HASH_PATH_BATCH,	/* bpf_map_*_batch from user space */
+};
+
+struct hash_args {
+	const struct mb_map_type_info *map_type;
+	const struct mb_map_type_info *inner_type;
+	uint32_t map_flags;
+	uint32_t max_entries;	/* 0 on the command line: derived by validate */
+	uint32_t nr_entries;
+	uint32_t key_size;
+	uint32_t value_size;
+	struct mb_key_dist key_dist;
+	uint64_t seed;
+	int path;		/* enum hash_path */
+	uint32_t batch_size;
+	int fill_order;		/* enum hash_fill_order */
+	uint32_t nr_loops;	/* bpf-hashmap-*: map operations per program run */
+	/*
+	 * Not an option: the LRU head room validate added to a derived max_entries. The map has
+	 * max_entries; params say max_entries - headroom, the entries asked for, so that results
+	 * match across map types (LRU vs hash at the same size).
+	 */
+	uint32_t max_entries_headroom;
+};
+
+enum hash_fill_order {
+	HASH_FILL_BUCKET,	/* in the map's bucket order: a fast fill, scattered elements */
+	HASH_FILL_KEY,		/* in key order, as the kernel's benches fill (the default) */
+};
+
+/* Index-array entries per producer for streams that wrap (zipf draws, user-space uniform). */
+#define HASH_STREAM_LEN		(1u << 18)
+/* LRU head room: see hash_default_max_entries(). */
+#define HASH_LRU_SLACK_PER_CPU	256
+#define HASH_LRU_PERCPU_SLACK	64
+/* User paths: producers that ran less of the wall time than this get a warning. */
+#define HASH_CPU_SHARE_MIN	0.9
+/* Keys per fill/empty/check program call: keeps each non-preemptible call to a few ms. */
+#define HASH_FILL_CHUNK		(1u << 16)
+/* Fills from this size on run in parallel on every online CPU. */
+#define HASH_FILL_PARALLEL_MIN	(1u << 18)
+
+/* One producer's key stream. */
+struct hash_stream {
+	uint32_t base;		/* first key index of its range */
+	uint32_t range;		/* keys in the range */
+	uint32_t start;		/* first cursor (lookup streams start spread out) */
+	uint64_t seed;		/* its own PRNG seed */
+};
+
+const char *hash_op_name(enum hash_op op);
+/* Lookups, updates and mixed cycle through their range; inserts and deletes use it once. */
+bool hash_op_wraps(enum hash_op op);
+/* Whether the op needs every key of [0, nr_entries) to stay in the map. */
+bool hash_op_resident(enum hash_op op);
+/* Whether the op needs the map filled with [0, nr_entries) before it starts. */
+bool hash_op_fills(enum hash_op op);
+
+/* Entries the map must hold at once: the fill, plus one in-flight key per producer (mixed). */
+uint64_t hash_need(enum hash_op op, uint32_t nr_entries, int nr_producers);
+
+/*
+ * Capacity when --max_entries is not given: @need, plus for LRU maps the head room that keeps
+ * them from evicting the keys a bench relies on. A common LRU keeps up to 128 free nodes in
+ * each CPU's local list and evicts when the global list runs low: 256 more per possible CPU.
+ * With BPF_F_NO_COMMON_LRU each possible CPU gets max_entries / nr_cpus nodes and one CPU's
+ * list may end up holding every key: (need + 64) per possible CPU. Returns 0 on overflow.
+ */
+uint64_t hash_default_max_entries(const struct mb_map_type_info *leaf, uint32_t flags,
+				  uint64_t need, int possible_cpus);
+
+/* Nodes one CPU's list gets in a BPF_F_NO_COMMON_LRU map. */
+uint32_t hash_lru_cpu_capacity(uint32_t max_entries, int possible_cpus);
+
+/*
+ * Each producer's stream: lookups and updates share [0, nr_entries) with spread-out starts;
+ * lookup-miss uses keys absent from the map (from @miss_base); inserts and deletes split
+ * [0, nr_entries) into disjoint ranges; mixed splits [nr_entries, 2 nr_entries) likewise.
+ */
+void hash_streams(enum hash_op op, uint32_t nr_entries, uint32_t miss_base, uint64_t seed,
+		  int nr_producers, struct hash_stream *out);
+
+/* Where the in-kernel op takes its key indices from (enum mb_hash_src). */
+int hash_kernel_src(enum hash_op op, const struct mb_key_dist *dist);
+
+/* Entries of a producer's index array: the range for once-through streams, else fixed. */
+uint32_t hash_stream_len(enum hash_op op, const struct hash_stream *s);
+
+/*
+ * Fill @out[0..len) with key indices of stream @s: a shuffled range for once-through streams
+ * (every key exactly once), draws over the range otherwise (zipf: rank r is key base + r;
+ * uniform; seq: base + (start + i) mod range). Returns 0 or -EINVAL.
+ */
+int hash_stream_indices(enum hash_op op, const struct hash_stream *s,
+			const struct mb_key_dist *dist, uint32_t *out, uint32_t len);
+
+/* The bytes after the first 4 of every key (the kernel bench's pattern). */
+void hash_key_pattern(uint8_t *key, uint32_t key_size);
+
+/* The hash the kernel's hash maps put keys in buckets with (lookup3, as jhash()/jhash2()). */
+uint32_t hash_jhash(const void *key, uint32_t len, uint32_t seed);
+
+/*
+ * Key indices base..base+n-1 (keys as the fill writes them) in the order of their buckets in a hash
+ * map with @nbuckets buckets (a power of two) and seed @seed, grouped 64 buckets at a time.
+ */
+int hash_bucket_order(uint32_t base, uint32_t n, uint32_t key_size, uint32_t seed,
+		      uint32_t nbuckets, uint32_t *out);
+
+/* ---- run state: made by hash_setup.c, used by hash.c (kernel path) and hash_user.c ---- */
+
+struct hash_bpf;
+struct bpf_program;
+
+struct hash_state {
+	enum hash_op op;
+	const struct hash_args *args;
+	const struct mb_map_type_info *leaf;	/* the type the op works on */
+	bool mim;				/* map-in-map: ops go to this CPU's inner map */
+	struct hash_bpf *skel;
+	struct bpf_program *op_prog;		/* the in-kernel op (kernel path) */
+	int map_fd;				/* the leaf map (direct), or -1 */
+	struct mb_cpu_maps mim_maps;		/* map-in-map: outer and per-CPU inner maps */
+	uint64_t *idx;				/* mmapped mb_hash_idx, or NULL */
+	size_t idx_bytes;
+	uint32_t idx_entries;
+	uint32_t idx_stride;			/* entries per producer region */
+	bool bucket_fill;			/* fill in bucket order (large hash maps) */
+	uint32_t hash_seed, nbuckets;		/* of the measured map, for that order */
+	uint32_t fill_base, fill_count;		/* the keys the fill puts in each map */
+	uint32_t fixed_iters;			/* bpf-hashmap-*: iterations per call */
+	int src;				/* enum mb_hash_src (kernel path) */
+	struct hash_stream *streams;		/* [nr_producers] */
+	uint32_t ops_per_iter;
+	uint64_t evicted;			/* insert on LRU: keys gone before emptying */
+	int nr_producers;
+	struct hash_cpu *cpu;			/* user paths: [nr_producers] */
+	uint64_t *last_cpu_ns;			/* sampler side */
+};
+
+/*
+ * User paths: the CPU time a producer thread spent on its ops (refills excluded), published
+ * for the sampler. On a busy machine the thread waits for a CPU between ops: its CPU time per
+ * op is the op's cost, the wall time is not.
+ */
+struct hash_cpu {
+	uint64_t ns;
+} __attribute__((aligned(128)));
+
+/* hash_setup.c: map creation, the fill, setup and teardown. */
+
+/* Run the fill/empty/check program on [base, base + count) in chunks; returns failures. */
+int64_t hash_range_call(int prog_fd, uint32_t base, uint32_t count, int slot, int cpu,
+			int outer_key);
+/* Refill (delete) or empty (insert) producer @idx's range, between rounds. */
+int hash_refill_range(struct hash_state *st, int idx, int cpu);
+/* The map an op from user space on @cpu goes to (map-in-map: that CPU's inner map). */
+int hash_user_fd(const struct hash_state *st, int cpu);
+/* The setup and teardown all the family's benches use (hash_kbench.c too). */
+int hash_setup(struct mb_run *run);
+void hash_teardown(struct mb_run *run);
+
+/* hash.c, for hash_kbench.c: the in-kernel producer and the checks all the family's benches use. */
+int hash_kernel_producer(struct mb_run *run, struct mb_producer *p);
+int hash_validate_kernel(struct mb_run *run, const struct hash_args *a);
+int hash_validate_flags(struct mb_run *run, const struct hash_args *a, enum hash_op op);
+
+/* hash.c, for hash_setup.c: what the options and the bench say. */
+
+/* The names of --path, by enum hash_path. */
+extern const char *const hash_path_names[];
+/* The op a bench of the family measures. */
+enum hash_op hash_bench_op(const struct mb_bench *b);
+/* The map type the ops work on: the inner type for map-in-map, else the map type. */
+const struct mb_map_type_info *hash_leaf_type(const struct hash_args *a);
+/* Possible CPUs (libbpf), at least 1: what LRU maps size their per-CPU lists by. */
+int hash_possible_cpus(void);
+
+/* hash_user.c: producers of the syscall and batch paths. */
+int hash_user_producer(struct mb_run *run, struct mb_producer *p);
+
+#endif

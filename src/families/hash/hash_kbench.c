@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * The kernel's hash map benches, measured as they are but without their flaws:
+ * bpf-hashmap-lookup (nested loops over keys 1..nr_entries; now one key buffer per producer
+ * instead of one shared buffer, and mean +- stddev over every sample instead of the last 32
+ * program runs) and bpf-hashmap-full-update (updates of an absent key into a full
+ * preallocated hash; now mean +- stddev per producer instead of one last run per CPU). The
+ * kernel drives both from fentry on getpgid, which this kind of kernel may refuse; here they
+ * run as in-kernel op loops, each BPF_PROG_TEST_RUN call one run of --nr_loops operations.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/bpf.h>
+
+#include "hash.h"
+#include "core/env.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "output/report.h"
+#include "util/stats.h"
+#include "core/summary.h"
+
+static const char *const fill_order_names[] = { "bucket", "key", NULL };
+
+static int parse_flags(const char *arg, void *field, const char **why)
+{
+	return mb_map_flags_parse(arg, field, why);
+}
+
+static void format_flags(const void *field, char *buf, size_t len)
+{
+	mb_map_flags_format(*(const uint32_t *)field, buf, len);
+}
+
+static const struct mb_opt hml_opts[] = {
+	MB_OPT_U32_DEF("key_size", struct hash_args, key_size, "4", 4, MB_HASH_KEY_MAX, "KEY_SIZE",
+		       "The hashmap key size (the kernel's limit is checked)"),
+	MB_OPT_CUSTOM_DEF("map_flags", struct hash_args, map_flags, "0", parse_flags, format_flags,
+			  "a number or names: no_prealloc, zero_seed, numa_node", "MAP_FLAGS",
+			  "The hashmap flags passed to BPF_MAP_CREATE"),
+	MB_OPT_U32_DEF("max_entries", struct hash_args, max_entries, "1000", 1, UINT32_MAX,
+		       "MAX_ENTRIES", "The hashmap max entries"),
+	MB_OPT_U32_DEF("nr_entries", struct hash_args, nr_entries, "500", 1, UINT32_MAX - 1,
+		       "NR_ENTRIES", "The number of entries to insert/lookup"),
+	MB_OPT_U32_DEF("nr_loops", struct hash_args, nr_loops, "1000000", 1, 1u << 23, "NR_LOOPS",
+		       "Lookups per program run (a multiple of --nr_entries)"),
+	MB_OPT_ENUM_DEF("fill_order", struct hash_args, fill_order, "key", fill_order_names,
+			"Order the fill inserts keys in: by key (the kernel bench's layout) or by hash bucket (fast)"),
+	MB_OPT_END,
+};
+
+static const struct mb_opt fu_opts[] = {
+	MB_OPT_U32_DEF("max_entries", struct hash_args, max_entries, "1000", 1, 1u << 30,
+		       "MAX_ENTRIES", "Entries of the full preallocated hash"),
+	MB_OPT_U32_DEF("nr_loops", struct hash_args, nr_loops, "10000", 1, 1u << 23, "NR_LOOPS",
+		       "Updates per program run"),
+	MB_OPT_END,
+};
+
+/* What the shared setup needs and these benches do not take as options. */
+static void fixed_args(struct hash_args *a)
+{
+	a->map_type = mb_map_type_by_name("hash");
+	a->inner_type = mb_map_type_by_name("lru_hash");
+	a->value_size = 8;
+	a->key_dist = (struct mb_key_dist){ .kind = MB_DIST_SEQ };
+	a->path = HASH_PATH_KERNEL;
+	a->seed = 1;
+}
+
+static int hml_validate(struct mb_run *run)
+{
+	struct hash_args *a = run->args;
+	int err;
+
+	fixed_args(a);
+	if (a->nr_entries > a->max_entries)
+		return mb_run_usage(run, "--nr_entries %u: must be <= --max_entries %u",
+				    a->nr_entries, a->max_entries);
+	/* The kernel bench runs nr_loops / nr_entries passes: fewer loops than keys is none. */
+	if (a->nr_loops < a->nr_entries)
+		return mb_run_usage(run, "--nr_loops %u: one run looks up every key at least once: must be >= --nr_entries %u",
+				    a->nr_loops, a->nr_entries);
+	err = hash_validate_flags(run, a, HASH_KB_LOOKUP);
+	if (!err)
+		err = hash_validate_kernel(run, a);
+	return err;
+}
+
+static int fu_validate(struct mb_run *run)
+{
+	struct hash_args *a = run->args;
+
+	fixed_args(a);
+	a->key_size = 4;
+	a->map_flags = 0;	/* preallocated: the case the bench exists for */
+	a->nr_entries = a->max_entries;
+	a->fill_order = HASH_FILL_KEY;
+	if ((uint64_t)a->max_entries + (uint64_t)run->nr_producers > UINT32_MAX)
+		return mb_run_usage(run, "--max_entries %u: too large for the producers' absent keys",
+				    a->max_entries);
+	return 0;
+}
+
+/* Per producer: operations per second of in-kernel time, over the measured samples. */
+static void report_producer_rates(struct mb_run *run)
+{
+	struct mb_json *arr = mb_json_array();
+	double *v = calloc((size_t)run->nr_samples + 1, sizeof(*v));
+
+	for (int p = 0; v && p < run->nr_producers; p++) {
+		struct mb_json *o = mb_json_object();
+		struct mb_stats st;
+		int n = 0;
+
+		for (int i = 0; i < run->nr_samples; i++) {
+			const struct mb_counters *c = &run->samples[i].prod[p];
+
+			if (!run->samples[i].warmup && c->kernel_ns)
+				v[n++] = (double)c->ops * 1e9 / (double)c->kernel_ns;
+		}
+		mb_json_set_num(o, "producer", p);
+		mb_json_set(o, "cpu", run->prod[p].cpu >= 0 ? mb_json_number(run->prod[p].cpu) :
+							     mb_json_null());
+		if (mb_stats_compute(v, (size_t)n, &st)) {
+			mb_json_set(o, "events_per_sec", mb_json_null());
+		} else {
+			struct mb_json *e = mb_json_child(o, "events_per_sec");
+
+			mb_json_set_num(e, "mean", st.mean);
+			mb_json_set(e, "stddev", isnan(st.stddev) ? mb_json_null() :
+							      mb_json_number(st.stddev));
+			mb_json_set_num(e, "n", (double)st.n);
+		}
+		mb_json_append(arr, o);
+	}
+	free(v);
+	mb_json_set(mb_run_extra(run), "per_producer", arr);
+}
+
+static void kb_finish(struct mb_run *run)
+{
+	const struct hash_args *a = run->args;
+
+	report_producer_rates(run);
+	mb_json_set_num(mb_run_extra(run), "ops_per_run",
+			run->bench->opts == hml_opts ?
+				(double)(a->nr_loops / a->nr_entries) * a->nr_entries :
+				(double)a->nr_loops);
+}
+
+/* Producer @p's rate from extra.per_producer; false if not measured. */
+static bool producer_rate(const struct mb_run *run, int p, double *mean, double *sd, int *n)
+{
+	const struct mb_json *e = mb_json_get(mb_json_at(mb_json_get(run->extra, "per_producer"),
+							  (size_t)p), "events_per_sec");
+
+	if (!e || !mb_json_is(e, MB_JSON_OBJECT))
+		return false;
+	*mean = mb_json_num(mb_json_get(e, "mean"), 0);
+	*sd = mb_json_num(mb_json_get(e, "stddev"), NAN);
+	*n = (int)mb_json_num(mb_json_get(e, "n"), 0);
+	return true;
+}
+
+static void hml_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
+{
+	for (int p = 0; p < run->nr_producers; p++) {
+		int cpu = run->prod[p].cpu, n;
+		double mean, sd;
+		char sds[32];
+
+		if (!producer_rate(run, p, &mean, &sd, &n))
+			continue;
+		/* The kernel bench's lines; +- is one stddev here (the kernel prints two). */
+		if (mb_log_quiet() && cpu >= 0)
+			fprintf(f, "%.3lf\n", mean / 1e6);
+		else if (mb_log_quiet())
+			fprintf(f, "prod%02d %.3lf\n", p, mean / 1e6);
+		else
+			fprintf(f, "%s%02d: lookup %.3lfM \u00B1 %sM events/sec (mean \u00B1 stddev of %d samples of %u ms, in-kernel time)\n",
+				cpu >= 0 ? "cpu" : "prod", cpu >= 0 ? cpu : p, mean / 1e6,
+				mb_text_num(sds, sizeof(sds), 0, 3, sd / 1e6),
+				n, run->env->interval_ms);
+	}
+	mb_text_ops.summary(f, run, sum);
+}
+
+static void fu_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
+{
+	for (int p = 0; p < run->nr_producers; p++) {
+		int cpu = run->prod[p].cpu, n;
+		double mean, sd;
+
+		if (!producer_rate(run, p, &mean, &sd, &n))
+			continue;
+		fprintf(f, "%d:hash_map_full_perf %lld events per sec (\u00B1 %lld, %d samples)\n",
+			cpu >= 0 ? cpu : p, (long long)llround(mean), (long long)llround(sd), n);
+	}
+	mb_text_ops.summary(f, run, sum);
+}
+
+static void kb_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
+{
+	mb_text_ops.progress(f, run, iter, s);
+}
+
+static const struct mb_text_style hml_text = {
+	.progress = kb_progress,
+	.summary = hml_summary,
+};
+
+static const struct mb_text_style fu_text = {
+	.progress = kb_progress,
+	.summary = fu_summary,
+};
+
+const struct mb_bench mb_bench_bpf_hashmap_lookup = {
+	.name = "bpf-hashmap-lookup",
+	.family = "hash",
+	.desc = "the kernel bench: lookups of keys 1..nr_entries in nested loops, per-producer keys",
+	.opts = hml_opts,
+	.args_size = sizeof(struct hash_args),
+	/* The kernel's method: an inner bpf_loop per op, so a callback call per key. */
+	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP | MB_BENCH_OP_CALLS,
+	.text = &hml_text,
+	.validate = hml_validate,
+	.setup = hash_setup,
+	.producer = hash_kernel_producer,
+	.finish = kb_finish,
+	.teardown = hash_teardown,
+};
+
+const struct mb_bench mb_bench_bpf_hashmap_full_update = {
+	.name = "bpf-hashmap-full-update",
+	.family = "hash",
+	.desc = "the kernel bench: updates of an absent key into a full preallocated hash (E2BIG)",
+	.opts = fu_opts,
+	.args_size = sizeof(struct hash_args),
+	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP,
+	.text = &fu_text,
+	.validate = fu_validate,
+	.setup = hash_setup,
+	.producer = hash_kernel_producer,
+	.finish = kb_finish,
+	.teardown = hash_teardown,
+};

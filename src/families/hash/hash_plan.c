@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * Pure planning for the hash family: which keys each producer uses, how big the map must be,
+ * and the precomputed key streams. No BPF here, so the unit tests can check it all.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/bpf.h>
+
+#include "hash.h"
+
+static const char *const op_names[HASH_OP_NR] = {
+	[HASH_LOOKUP] = "lookup",
+	[HASH_MISS] = "lookup-miss",
+	[HASH_UPDATE] = "update",
+	[HASH_INSERT] = "insert",
+	[HASH_DELETE] = "delete",
+	[HASH_MIXED] = "mixed",
+	[HASH_KB_LOOKUP] = "lookup",
+	[HASH_KB_FULL] = "update of an absent key into a full map",
+};
+
+const char *hash_op_name(enum hash_op op)
+{
+	return op < HASH_OP_NR ? op_names[op] : "?";
+}
+
+bool hash_op_wraps(enum hash_op op)
+{
+	return op != HASH_INSERT && op != HASH_DELETE;
+}
+
+bool hash_op_resident(enum hash_op op)
+{
+	return op != HASH_INSERT;
+}
+
+bool hash_op_fills(enum hash_op op)
+{
+	return op != HASH_INSERT;
+}
+
+uint64_t hash_need(enum hash_op op, uint32_t nr_entries, int nr_producers)
+{
+	if (op == HASH_INSERT)
+		return nr_entries;
+	return (uint64_t)nr_entries + (op == HASH_MIXED ? (uint64_t)nr_producers : 0);
+}
+
+uint64_t hash_default_max_entries(const struct mb_map_type_info *leaf, uint32_t flags,
+				  uint64_t need, int possible_cpus)
+{
+	uint64_t max = need;
+
+	if (possible_cpus < 1)
+		possible_cpus = 1;
+	if (leaf->lru && (flags & BPF_F_NO_COMMON_LRU))
+		max = (need + HASH_LRU_PERCPU_SLACK) * (uint64_t)possible_cpus;
+	else if (leaf->lru)
+		max = need + (uint64_t)HASH_LRU_SLACK_PER_CPU * (uint64_t)possible_cpus;
+	return max > UINT32_MAX ? 0 : max;
+}
+
+uint32_t hash_lru_cpu_capacity(uint32_t max_entries, int possible_cpus)
+{
+	return possible_cpus > 0 ? max_entries / (uint32_t)possible_cpus : max_entries;
+}
+
+static uint64_t stream_seed(uint64_t seed, int idx)
+{
+	struct mb_rng r;
+
+	/* Distinct, well-mixed seeds per producer, the same on every machine. */
+	mb_rng_seed(&r, seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(idx + 1)));
+	return mb_rng_next(&r);
+}
+
+void hash_streams(enum hash_op op, uint32_t nr_entries, uint32_t miss_base, uint64_t seed,
+		  int nr_producers, struct hash_stream *out)
+{
+	uint32_t part = nr_producers > 0 ? nr_entries / (uint32_t)nr_producers : nr_entries;
+
+	for (int p = 0; p < nr_producers; p++) {
+		struct hash_stream *s = &out[p];
+
+		memset(s, 0, sizeof(*s));
+		s->seed = stream_seed(seed, p);
+		switch (op) {
+		case HASH_LOOKUP:
+		case HASH_UPDATE:
+		case HASH_MISS:
+			s->base = op == HASH_MISS ? miss_base : 0;
+			s->range = nr_entries;
+			/* Same keys, own stream: sequential streams start spread out. */
+			s->start = (uint32_t)((uint64_t)nr_entries * (uint64_t)p /
+					      (uint64_t)nr_producers);
+			break;
+		case HASH_INSERT:
+		case HASH_DELETE:
+		case HASH_MIXED:
+			/* Disjoint ranges; the last producer takes the remainder. */
+			s->base = (uint32_t)p * part + (op == HASH_MIXED ? nr_entries : 0);
+			s->range = p == nr_producers - 1 ? nr_entries - (uint32_t)p * part : part;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+int hash_kernel_src(enum hash_op op, const struct mb_key_dist *dist)
+{
+	switch (dist->kind) {
+	case MB_DIST_UNIFORM:
+		/* A once-through stream must not repeat a key: a shuffled range. */
+		return hash_op_wraps(op) ? MB_HASH_SRC_RAND : MB_HASH_SRC_ARRAY;
+	case MB_DIST_ZIPF:
+		return MB_HASH_SRC_ARRAY;
+	case MB_DIST_SEQ:
+	default:
+		return MB_HASH_SRC_SEQ;
+	}
+}
+
+uint32_t hash_stream_len(enum hash_op op, const struct hash_stream *s)
+{
+	return hash_op_wraps(op) ? HASH_STREAM_LEN : s->range;
+}
+
+int hash_stream_indices(enum hash_op op, const struct hash_stream *s,
+			const struct mb_key_dist *dist, uint32_t *out, uint32_t len)
+{
+	struct mb_keygen gen;
+	struct mb_rng rng;
+	int err;
+
+	if (!s->range)
+		return -EINVAL;
+	if (!hash_op_wraps(op)) {
+		/* Every key of the range once, in order or shuffled (Fisher-Yates). */
+		if (len != s->range || dist->kind == MB_DIST_ZIPF)
+			return -EINVAL;
+		for (uint32_t i = 0; i < len; i++)
+			out[i] = s->base + i;
+		if (dist->kind == MB_DIST_SEQ)
+			return 0;
+		mb_rng_seed(&rng, s->seed);
+		for (uint32_t i = len - 1; i > 0; i--) {
+			uint32_t j = (uint32_t)mb_rng_below(&rng, (uint64_t)i + 1), t = out[i];
+
+			out[i] = out[j];
+			out[j] = t;
+		}
+		return 0;
+	}
+	err = mb_keygen_init(&gen, dist, s->range, s->seed);
+	if (err)
+		return err;
+	gen.cursor = s->start % s->range;
+	for (uint32_t i = 0; i < len; i++)
+		out[i] = s->base + (uint32_t)mb_keygen_next(&gen);
+	return 0;
+}
+
+void hash_key_pattern(uint8_t *key, uint32_t key_size)
+{
+	/* Words 1.. hold 2654435761 * i, as the kernel's bpf-hashmap-lookup does. */
+	for (uint32_t off = 4; off < key_size; off += 4) {
+		uint32_t w = 2654435761u * (off / 4), n = key_size - off < 4 ? key_size - off : 4;
+
+		memcpy(key + off, &w, n);
+	}
+}
+
+/*
+ * Bob Jenkins' lookup3 hash (public domain) in the two forms the kernel's hash maps use:
+ * over 32-bit words when the key length is a multiple of 4, over bytes otherwise, both
+ * starting from 0xdeadbeef + length + seed and returning the third state word.
+ */
+static inline uint32_t rol32(uint32_t x, int k)
+{
+	return (x << k) | (x >> (32 - k));
+}
+
+#define JMIX(a, b, c)						\
+	do {							\
+		a -= c; a ^= rol32(c, 4);  c += b;		\
+		b -= a; b ^= rol32(a, 6);  a += c;		\
+		c -= b; c ^= rol32(b, 8);  b += a;		\
+		a -= c; a ^= rol32(c, 16); c += b;		\
+		b -= a; b ^= rol32(a, 19); a += c;		\
+		c -= b; c ^= rol32(b, 4);  b += a;		\
+	} while (0)
+
+#define JFINAL(a, b, c)						\
+	do {							\
+		c ^= b; c -= rol32(b, 14);			\
+		a ^= c; a -= rol32(c, 11);			\
+		b ^= a; b -= rol32(a, 25);			\
+		c ^= b; c -= rol32(b, 16);			\
+		a ^= c; a -= rol32(c, 4);			\
+		b ^= a; b -= rol32(a, 14);			\
+		c ^= b; c -= rol32(b, 24);			\
+	} while (0)
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+uint32_t hash_jhash(const void *key, uint32_t len, uint32_t seed)
+{
+	const uint8_t *k = key;
+	uint32_t a, b, c, n;
+
+	if (len % 4 == 0) {
+		n = len / 4;
+		a = b = c = 0xdeadbeefu + (n << 2) + seed;
+		for (; n > 3; n -= 3, k += 12) {
+			a += get32(k);
+			b += get32(k + 4);
+			c += get32(k + 8);
+			JMIX(a, b, c);
+		}
+		if (!n)
+			return c;
+		if (n == 3)
+			c += get32(k + 8);
+		if (n >= 2)
+			b += get32(k + 4);
+		a += get32(k);
+		JFINAL(a, b, c);
+		return c;
+	}
+	a = b = c = 0xdeadbeefu + len + seed;
+	for (; len > 12; len -= 12, k += 12) {
+		a += get32(k);
+		b += get32(k + 4);
+		c += get32(k + 8);
+		JMIX(a, b, c);
+	}
+	/* The 1..12 bytes left, little-endian within each word. */
+	for (uint32_t i = len; i > 0; i--) {
+		uint32_t v = (uint32_t)k[i - 1] << (8 * ((i - 1) % 4));
+
+		if (i > 8)
+			c += v;
+		else if (i > 4)
+			b += v;
+		else
+			a += v;
+	}
+	JFINAL(a, b, c);
+	return c;
+}
+
+int hash_bucket_order(uint32_t base, uint32_t n, uint32_t key_size, uint32_t seed,
+		      uint32_t nbuckets, uint32_t *out)
+{
+	uint32_t groups, shift = 0, *group, *start;
+	uint8_t key[MB_HASH_KEY_MAX] = {};
+
+	if (!nbuckets || (nbuckets & (nbuckets - 1)) || key_size < 4 || key_size > MB_HASH_KEY_MAX)
+		return -EINVAL;
+	/* Groups of 64 buckets (1 KiB of bucket array): locality is all the fill needs. */
+	while ((nbuckets >> shift) > 1 && (1u << shift) < 64)
+		shift++;
+	groups = nbuckets >> shift;
+	group = malloc(sizeof(uint32_t) * (size_t)n);
+	start = calloc((size_t)groups + 1, sizeof(uint32_t));
+	if (!group || !start) {
+		free(group);
+		free(start);
+		return -ENOMEM;
+	}
+	hash_key_pattern(key, key_size);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t k = base + i;
+
+		memcpy(key, &k, sizeof(k));
+		group[i] = (hash_jhash(key, key_size, seed) & (nbuckets - 1)) >> shift;
+		start[group[i] + 1]++;
+	}
+	for (uint32_t g = 0; g < groups; g++)
+		start[g + 1] += start[g];
+	for (uint32_t i = 0; i < n; i++)
+		out[start[group[i]]++] = base + i;
+	free(group);
+	free(start);
+	return 0;
+}

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/* LPM trie benches: options, checks, keys, trie create/fill/empty, text lines. */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include "util/json.h"
+#include "util/log.h"
+#include "lpm_trie.h"
+#include "maps/maps.h"
+#include "output/report.h"
+#include "core/runner.h"
+
+/* Entries per batch syscall: bounds the time before a stop or a signal is noticed. */
+#define BATCH 65536
+
+static const char *const key_bits_names[] = { "32", "128", NULL };
+static const char *const dist_names[] = { "fixed", "mixed", NULL };
+static const char *const free_method_names[] = { "auto", "fentry", "workqueue", NULL };
+
+#define LPM_ENUM(_name, _field, _def, _choices, _meta, _help)				\
+	{ .name = _name, .type = MB_OPT_ENUM, .offset = offsetof(struct lpm_args, _field),	\
+	  .def = _def, .choices = _choices, .metavar = _meta, .help = _help }
+
+#define LPM_OPTS								\
+	MB_OPT_U32_DEF("nr_entries", struct lpm_args, nr_entries, LPM_DEFAULT_ENTRIES, 1,	\
+		       LPM_MAX_ENTRIES, "N",						\
+		       "Entries in the trie (the kernel's bench requires it; mapbench defaults to the size of its published figures)"), \
+	MB_OPT_U32_DEF("prefix_len", struct lpm_args, prefix_len, NULL, 1, 128, "L",		\
+		       "Prefix length of the entries: 1..32, or 1..128 with --key_bits 128; with --prefix_dist mixed the longest one (default: the key width)"), \
+	MB_OPT_FLAG_DEF("random", struct lpm_args, random,					\
+			"Random instead of sequential keys (noop, baseline, lookup, update; not insert, delete or free, which walk every key once, in order)"), \
+	LPM_ENUM("key_bits", key_bits, "32", key_bits_names, "BITS",				\
+		 "Key width: 32 (IPv4-sized, as the kernel's bench) or 128 (IPv6-sized)"),	\
+	LPM_ENUM("prefix_dist", prefix_dist, "fixed", dist_names, "DIST",			\
+		 "Prefix lengths: fixed (all --prefix_len, dense, as the kernel's bench) or mixed (a routing-table-like spread up to --prefix_len)")
+
+const struct mb_opt lpm_opts[] = {
+	LPM_OPTS,
+	MB_OPT_END,
+};
+
+const struct mb_opt lpm_free_opts[] = {
+	LPM_OPTS,
+	LPM_ENUM("free_method", free_method, "auto", free_method_names, "METHOD",
+		 "How the free is timed in the kernel: fentry/fexit on bpf_map_free_deferred (as the kernel's bench), the workqueue tracepoints around that work item, or auto (fentry where the kernel allows it)"),
+	MB_OPT_END,
+};
+
+uint32_t lpm_key_bits(const struct lpm_args *a)
+{
+	return a->key_bits ? 128 : 32;
+}
+
+int lpm_validate(struct mb_run *run, const char *ordered)
+{
+	struct lpm_args *a = run->args;
+	uint32_t kb = lpm_key_bits(a);
+
+	if (!mb_run_opt_given(run, "prefix_len"))
+		a->prefix_len = kb;
+	if (a->prefix_len > kb)
+		return mb_run_usage(run, "--prefix_len %u: must be 1..%u with --key_bits %u",
+				    a->prefix_len, kb, kb);
+	if (a->nr_entries > mb_lpm_prefix_space(a->prefix_len))
+		return mb_run_usage(run, "--nr_entries %u: must be 1..%llu with --prefix_len %u (the number of distinct prefixes)",
+				    a->nr_entries,
+				    (unsigned long long)mb_lpm_prefix_space(a->prefix_len),
+				    a->prefix_len);
+	if (ordered && a->random)
+		return mb_run_usage(run, "--random: not for this bench, it %s (--random is for noop, baseline, lookup and update)",
+				    ordered);
+	return 0;
+}
+
+int lpm_keys_init(struct mb_run *run, struct lpm_keys *k)
+{
+	const struct lpm_args *a = run->args;
+	const char *why = NULL;
+	size_t nr = a->nr_entries;
+	int err;
+
+	memset(k, 0, sizeof(*k));
+	err = mb_lpm_keyset_init(&k->ks, lpm_key_bits(a), a->prefix_len, a->prefix_dist,
+				 a->nr_entries, &why);
+	if (err)
+		return mb_run_fail(run, err, "cannot build the keys: %s", why);
+	k->keys = malloc(nr * k->ks.key_size);
+	k->vals = malloc(nr * sizeof(*k->vals));
+	if (!k->keys || !k->vals) {
+		lpm_keys_free(k);
+		return mb_run_fail(run, -ENOMEM, "out of memory for the keys of %zu entries (%zu MiB)",
+				   nr, nr * (k->ks.key_size + sizeof(*k->vals)) >> 20);
+	}
+	mb_lpm_keys_fill(&k->ks, 0, a->nr_entries, k->keys);
+	for (size_t i = 0; i < nr; i++)
+		k->vals[i] = (uint32_t)i;
+	return 0;
+}
+
+void lpm_keys_free(struct lpm_keys *k)
+{
+	free(k->keys);
+	free(k->vals);
+	k->keys = NULL;
+	k->vals = NULL;
+}
+
+int lpm_trie_create(const struct lpm_keys *k, const char *name)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NO_PREALLOC);
+	int fd = bpf_map_create(BPF_MAP_TYPE_LPM_TRIE, name, k->ks.key_size, sizeof(uint32_t),
+				k->ks.nr_entries, &opts);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static bool stopped(const struct mb_run *run)
+{
+	return mb_interrupted() || (run && mb_run_should_stop(run));
+}
+
+int lpm_trie_fill(int fd, const struct lpm_keys *k, const struct mb_run *run)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);	/* elem_flags 0: BPF_ANY */
+	const char *keys = k->keys;
+
+	for (uint32_t i = 0; i < k->ks.nr_entries; i += BATCH) {
+		uint32_t n = k->ks.nr_entries - i < BATCH ? k->ks.nr_entries - i : BATCH;
+		uint32_t count = n;
+
+		if (stopped(run))
+			return -EINTR;
+		if (bpf_map_update_batch(fd, keys + (size_t)i * k->ks.key_size, k->vals + i, &count,
+					 &opts))
+			return -errno;
+		if (count != n)
+			return -EIO;
+	}
+	return 0;
+}
+
+int lpm_trie_empty(int fd, const struct lpm_keys *k, const struct mb_run *run)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	const char *keys = k->keys;
+
+	for (uint32_t i = 0; i < k->ks.nr_entries; i += BATCH) {
+		uint32_t n = k->ks.nr_entries - i < BATCH ? k->ks.nr_entries - i : BATCH;
+		uint32_t count = n;
+
+		if (stopped(run))
+			return -EINTR;
+		if (!bpf_map_delete_batch(fd, keys + (size_t)i * k->ks.key_size, &count, &opts))
+			continue;
+		if (errno != ENOENT)
+			return -errno;
+		/*
+		 * A key is missing (an insert failed and was counted as an error): the batch
+		 * stopped there. Delete the rest one by one, skipping the missing ones.
+		 */
+		for (uint32_t j = count; j < n; j++)
+			if (bpf_map_delete_elem(fd, keys + ((size_t)i + j) * k->ks.key_size) &&
+			    errno != ENOENT)
+				return -errno;
+	}
+	return 0;
+}
+
+int lpm_fill_failed(struct mb_run *run, int err)
+{
+	const struct lpm_args *a = run->args;
+
+	if (err == -EINTR) {
+		/* A signal during set-up: nothing to report, the run is interrupted. */
+		run->status = MB_RUN_INTERRUPTED;
+		return err;
+	}
+	return mb_run_fail(run, err, "cannot fill or empty a trie of %u entries: %s",
+			   a->nr_entries, strerror(-err));
+}
+
+void lpm_charge_begin(struct lpm_charge *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (mb_memcg_enter_self(&c->cg, c->why, sizeof(c->why)))
+		return;
+	if (mb_memcg_read(&c->cg, &c->base)) {
+		snprintf(c->why, sizeof(c->why), "cannot read the files of the trie's memory cgroup");
+		return;
+	}
+	c->ok = true;
+}
+
+void lpm_charge_abort(struct mb_run *run, struct lpm_charge *c)
+{
+	int err;
+
+	if (!c->cg.created && !c->cg.joined)
+		return;
+	err = mb_memcg_leave(&c->cg);
+	if (err)
+		mb_run_warn(run, "cannot remove the memory cgroup %s: %s", c->cg.path,
+			    strerror(-err));
+}
+
+void lpm_charge_end(struct mb_run *run, struct lpm_charge *c, uint64_t entries)
+{
+	struct mb_json *mem = mb_json_child(mb_json_child(mb_run_extra(run), "memory"), "trie");
+	struct mb_memcg_usage u;
+
+	if (c->ok && mb_memcg_read(&c->cg, &u)) {
+		snprintf(c->why, sizeof(c->why), "cannot read the files of the trie's memory cgroup");
+		c->ok = false;
+	}
+	if (c->ok) {
+		uint64_t bytes = u.charged > c->base.charged ? u.charged - c->base.charged : 0;
+
+		mb_json_set_num(mem, "charged_bytes", (double)bytes);
+		mb_json_set(mem, "charged_bytes_per_entry",
+			    entries ? mb_json_number((double)bytes / (double)entries) : mb_json_null());
+		mb_json_set_num(mem, "charged_slack_bytes", (double)mb_memcg_slack(&c->cg));
+		mb_json_set_str(mem, "charged_counter", mb_memcg_charged_name(&c->cg));
+		mb_json_set_str(mem, "cgroup", mb_memcg_version_name(c->cg.version));
+		mb_json_set(mem, "charged_reason", mb_json_null());
+	} else {
+		mb_json_set(mem, "charged_bytes", mb_json_null());
+		mb_json_set(mem, "charged_bytes_per_entry", mb_json_null());
+		mb_json_set_str(mem, "charged_reason", c->why);
+	}
+	lpm_charge_abort(run, c);
+}
+
+void lpm_report_trie(struct mb_run *run, int fd, const struct lpm_keys *k)
+{
+	const struct lpm_args *a = run->args;
+	struct mb_json *keys = mb_json_child(mb_run_extra(run), "keys");
+	struct mb_json *groups = mb_json_array();
+
+	mb_run_report_map_memory(run, "trie", fd, k->ks.nr_entries);
+	mb_json_set_num(keys, "key_bits", k->ks.key_bits);
+	mb_json_set_num(keys, "key_size", k->ks.key_size);
+	mb_json_set_str(keys, "prefix_dist", a->prefix_dist ? "mixed" : "fixed");
+	for (uint32_t g = 0; g < k->ks.nr_groups; g++) {
+		struct mb_json *o = mb_json_object();
+
+		mb_json_set_num(o, "prefix_len", k->ks.group[g].prefixlen);
+		mb_json_set_num(o, "entries", k->ks.group[g].count);
+		mb_json_append(groups, o);
+	}
+	mb_json_set(keys, "groups", groups);
+}
+
+int lpm_trie_create_full(struct mb_run *run, const struct lpm_keys *k)
+{
+	struct lpm_charge charge;
+	char msg[512];
+	int err, fd;
+
+	lpm_charge_begin(&charge);
+	fd = lpm_trie_create(k, "mb_lpm_trie");
+	if (fd < 0) {
+		lpm_charge_abort(run, &charge);
+		mb_explain_map_create(fd, "cannot create the trie", msg, sizeof(msg));
+		return mb_run_fail(run, fd, "%s", msg);
+	}
+	err = lpm_trie_fill(fd, k, NULL);
+	if (err) {
+		close(fd);
+		lpm_charge_abort(run, &charge);
+		return lpm_fill_failed(run, err);
+	}
+	lpm_report_trie(run, fd, k);
+	lpm_charge_end(run, &charge, k->ks.nr_entries);
+	return fd;
+}
+
+void lpm_text_memory(FILE *f, const struct mb_run *run)
+{
+	const struct mb_json *mem = mb_json_get(mb_json_get(run->extra, "memory"), "trie");
+	double bytes, entries, charged;
+
+	if (mb_log_quiet() || !mem)
+		return;
+	bytes = mb_json_num(mb_json_get(mem, "memlock_bytes"), NAN);
+	entries = mb_json_num(mb_json_get(mem, "entries"), 0);
+	charged = mb_json_num(mb_json_get(mem, "charged_bytes"), NAN);
+	fprintf(f, "Memory: trie of %.0f entries: ", entries);
+	if (isnan(bytes) || entries <= 0)
+		fprintf(f, "memlock not known (no memlock line in fdinfo)");
+	else
+		fprintf(f, "memlock %.1f KiB, %.1f B/entry (the kernel's estimate: entry nodes only)",
+			bytes / 1024, bytes / entries);
+	if (!isnan(charged) && entries > 0)
+		fprintf(f, "; charged %.1f KiB, %.1f B/entry (%s, cgroup %s)\n", charged / 1024,
+			charged / entries,
+			mb_json_str(mb_json_get(mem, "charged_counter"), "?"),
+			mb_json_str(mb_json_get(mem, "cgroup"), "?"));
+	else
+		fprintf(f, "; charged memory not measured: %s\n",
+			mb_json_str(mb_json_get(mem, "charged_reason"), "unknown"));
+}
+
+static void ops_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
+{
+	mb_text_ops.progress(f, run, iter, s);
+}
+
+static void ops_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
+{
+	lpm_text_memory(f, run);
+	mb_text_ops.summary(f, run, sum);
+}
+
+const struct mb_text_style lpm_text_ops = {
+	.progress = ops_progress,
+	.summary = ops_summary,
+};
+
+static void frac_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
+{
+	mb_text_frac_second.progress(f, run, iter, s);
+}
+
+static void frac_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
+{
+	lpm_text_memory(f, run);
+	mb_text_frac_second.summary(f, run, sum);
+}
+
+const struct mb_text_style lpm_text_frac_second = {
+	.progress = frac_progress,
+	.summary = frac_summary,
+};

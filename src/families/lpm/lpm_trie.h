@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * What the LPM trie benches share: their options, the checks across options, the trie's keys
+ * in user space (for batch fills), creating and filling a trie, and the text lines.
+ */
+#ifndef MB_BENCHS_LPM_TRIE_H
+#define MB_BENCHS_LPM_TRIE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/bench.h"
+#include "lpm_keys.h"
+#include "sys/memcg.h"
+
+#define LPM_DEFAULT_ENTRIES "10000"	/* the size of the kernel bench's published figures */
+#define LPM_MAX_ENTRIES 100000000	/* the kernel bench's max_entries */
+
+enum lpm_free_method {
+	LPM_FREE_AUTO,
+	LPM_FREE_FENTRY,
+	LPM_FREE_WORKQUEUE,
+};
+
+struct lpm_args {
+	uint32_t nr_entries;
+	uint32_t prefix_len;	/* 0 until validate: then the key width unless given */
+	bool random;
+	int key_bits;		/* index into "32", "128" */
+	int prefix_dist;	/* enum mb_lpm_dist */
+	int free_method;	/* enum lpm_free_method (lpm-trie-free only) */
+};
+
+extern const struct mb_opt lpm_opts[];		/* noop, baseline, lookup, insert, update, delete */
+extern const struct mb_opt lpm_free_opts[];	/* free: the same and --free_method */
+
+/* The keys of every entry, for batch updates and deletes from user space. */
+struct lpm_keys {
+	struct mb_lpm_keyset ks;
+	void *keys;		/* nr_entries keys, ks.key_size bytes each */
+	uint32_t *vals;		/* value of entry i: i (what the lookups check) */
+};
+
+uint32_t lpm_key_bits(const struct lpm_args *a);
+
+/*
+ * Checks across options, filling in the default prefix length. @ordered: NULL, or what the
+ * bench does instead of taking --random ("inserts every key once, in order").
+ */
+int lpm_validate(struct mb_run *run, const char *ordered);
+
+/* Build every key (mb_run_fail() on error). */
+int lpm_keys_init(struct mb_run *run, struct lpm_keys *k);
+void lpm_keys_free(struct lpm_keys *k);
+
+/* Create an empty trie for @k's keys (negative errno on error). */
+int lpm_trie_create(const struct lpm_keys *k, const char *name);
+/*
+ * Insert every entry, or delete every entry, with batch syscalls. 0, -EINTR when @run (may be
+ * NULL) is stopping or a signal came, or a negative errno.
+ */
+int lpm_trie_fill(int fd, const struct lpm_keys *k, const struct mb_run *run);
+int lpm_trie_empty(int fd, const struct lpm_keys *k, const struct mb_run *run);
+
+/*
+ * The memory a filled trie is charged: a fresh memory cgroup joined before the trie is made
+ * (a map is charged to its creator's cgroup) and left once it is filled and read.
+ */
+struct lpm_charge {
+	struct mb_memcg cg;
+	struct mb_memcg_usage base;
+	bool ok;
+	char why[256];		/* why there is no figure */
+};
+
+/* Join a fresh cgroup and read its charge (before creating the trie). Never fails the run. */
+void lpm_charge_begin(struct lpm_charge *c);
+/* After the fill: extra.memory.trie's charged figures (or why none), then leave the cgroup. */
+void lpm_charge_end(struct mb_run *run, struct lpm_charge *c, uint64_t entries);
+/* Leave the cgroup if lpm_charge_end() did not (error paths). */
+void lpm_charge_abort(struct mb_run *run, struct lpm_charge *c);
+
+/* A set-up fill or empty failed: mb_run_fail(), or mark the run interrupted on -EINTR. */
+int lpm_fill_failed(struct mb_run *run, int err);
+
+/* extra.memory.trie (memlock of the full trie) and extra.keys (the prefix lengths). */
+void lpm_report_trie(struct mb_run *run, int fd, const struct lpm_keys *k);
+
+/*
+ * Create a trie holding every entry of @k, inside a fresh memory cgroup, and report its memlock
+ * and charge. Returns the trie's fd, or a negative error already reported on @run.
+ */
+int lpm_trie_create_full(struct mb_run *run, const struct lpm_keys *k);
+
+/* The "Memory:" line before a Summary (unless -q), from extra.memory.trie. */
+void lpm_text_memory(FILE *f, const struct mb_run *run);
+
+extern const struct mb_text_style lpm_text_ops;		/* noop, baseline, lookup, update */
+extern const struct mb_text_style lpm_text_frac_second;	/* insert, delete */
+
+#endif

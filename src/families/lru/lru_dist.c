@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * lru-dist: how many more misses the BPF LRU hash has than a perfect LRU of the same capacity,
+ * on a key trace (samples/bpf/test_lru_dist's test_parallel_lru_dist). Each task replays the
+ * trace on its own CPU, on keys disjoint from the other tasks', into one map: a lookup, and on
+ * a miss an insert. The perfect LRU replays the same trace with --lru_size entries.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+
+#include "core/bench.h"
+#include "core/env.h"
+#include "util/json.h"
+#include "maps/keys.h"
+#include "lru_common.h"
+#include "lru_sim.h"
+#include "lru_trace.h"
+#include "util/log.h"
+#include "maps/maps.h"
+#include "sys/probe.h"
+#include "output/report.h"
+#include "core/runner.h"
+
+#define DIST_MAX_KEYS		50000000ULL	/* trace length: 400 MB per task copy */
+#define DIST_MAX_LRU_SIZE	10000000U
+/* --access bpf: the operations of all tasks go into one array map. */
+#define DIST_MAX_OPS		(1ULL << 28)
+
+struct dist_args {
+	const char *keys_file;
+	struct mb_key_dist dist;
+	uint64_t nr_keys;
+	uint64_t key_range;
+	uint64_t seed;
+	uint32_t lru_size;
+	uint32_t nr_tasks;
+	int map_type;
+	int map_flags;
+	int access;
+};
+
+static int parse_dist(const char *arg, void *field, const char **why)
+{
+	return mb_key_dist_parse(arg, field, why);
+}
+
+static void format_dist(const void *field, char *buf, size_t len)
+{
+	mb_key_dist_format(field, buf, len);
+}
+
+static const struct mb_opt dist_opts[] = {
+	MB_OPT_STRING_DEF("keys_file", struct dist_args, keys_file, NULL, "PATH",
+			  "Key trace: one unsigned decimal key per line (test_lru_dist's dist-file); default: a generated trace"),
+	MB_OPT_CUSTOM_DEF("dist", struct dist_args, dist, "zipf:1.01", parse_dist, format_dist,
+			  "zipf:THETA (0 < THETA <= 10), uniform or seq", "DIST",
+			  "Generated trace: key distribution over --key_range keys (zipf: key 0 the most frequent)"),
+	MB_OPT_U64_DEF("nr_keys", struct dist_args, nr_keys, "100000", 1, DIST_MAX_KEYS, "N",
+		       "Generated trace: number of accesses"),
+	MB_OPT_U64_DEF("key_range", struct dist_args, key_range, "100000", 1, MB_LRU_KEY_MASK, "N",
+		       "Generated trace: keys are 0..N-1"),
+	MB_OPT_U64_DEF("seed", struct dist_args, seed, "1", 0, UINT64_MAX, "N",
+		       "Generated trace: PRNG seed (the same seed gives the same trace)"),
+	MB_OPT_U32_DEF("lru_size", struct dist_args, lru_size, "4000", 1, DIST_MAX_LRU_SIZE, "N",
+		       "LRU capacity per task (no_common: per CPU, as the kernel splits it)"),
+	MB_OPT_U32_DEF("nr_tasks", struct dist_args, nr_tasks, "1", 1, LRU_MAX_TASKS, "N",
+		       "Tasks, one per CPU, each replaying the trace on its own keys"),
+	MB_OPT_ENUM_DEF("map_type", struct dist_args, map_type, "lru_hash", lru_map_type_names,
+			"LRU map type"),
+	MB_OPT_ENUM_DEF("map_flags", struct dist_args, map_flags, "both", lru_flags_names,
+			"Common LRU, per-CPU LRU lists (BPF_F_NO_COMMON_LRU), or both in turn"),
+	MB_OPT_ENUM_DEF("access", struct dist_args, access, "syscall", lru_access_names,
+			"Replay through bpf() syscalls (as test_lru_dist) or from a program on the task's CPU (lookups set the LRU reference bit)"),
+	MB_OPT_END,
+};
+
+/* What one variant measured, summed over its tasks. */
+struct dist_total {
+	uint64_t accesses, unique, bpf_misses, perfect_misses, insert_failures;
+	uint64_t resident, syscalls, wall_ns, kernel_ns;
+};
+
+struct dist_state {
+	struct mb_trace trace;
+	uint64_t perfect_misses;	/* of one task's replay (the same for every task) */
+	uint64_t perfect_ns;
+	uint64_t *ops;			/* [nr_tasks][trace.n] */
+	struct lru_task *tasks;
+	int nr_tasks;
+	struct lru_variant variants[2];
+	int nr_variants;
+};
+
+static int load_file(const char *path, struct mb_trace *t, char *err, size_t errlen)
+{
+	uint64_t *keys;
+	size_t n;
+	int ret = mb_keys_read_file(path, &keys, &n, err, errlen);
+
+	if (ret)
+		return ret;
+	ret = mb_trace_adopt(t, keys, n);
+	if (ret)
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+	return ret;
+}
+
+static int dist_validate(struct mb_run *run)
+{
+	const struct dist_args *a = run->args;
+	uint64_t nr_ops = a->nr_keys;
+	char err[512];
+	int ret;
+
+	ret = lru_validate_tasks(run, "nr_tasks", a->nr_tasks);
+	if (ret)
+		return ret;
+	if (a->keys_file) {
+		static const char *const generator_opts[] = { "dist", "nr_keys", "key_range" };
+		struct mb_trace t;
+
+		for (size_t i = 0; i < sizeof(generator_opts) / sizeof(*generator_opts); i++)
+			if (mb_run_opt_given(run, generator_opts[i]))
+				return mb_run_usage(run, "--%s: generates a trace, so it cannot go with --keys_file %s",
+						    generator_opts[i], a->keys_file);
+		/* Read it all now, so that a bad file is a usage error before anything runs. */
+		if (load_file(a->keys_file, &t, err, sizeof(err)))
+			return mb_run_usage(run, "--keys_file %s", err);
+		nr_ops = t.n;
+		mb_trace_free(&t);
+	}
+	for (int f = LRU_FLAGS_COMMON; f <= LRU_FLAGS_NO_COMMON; f++) {
+		uint32_t flags = f == LRU_FLAGS_NO_COMMON ? BPF_F_NO_COMMON_LRU : 0;
+
+		if ((a->map_flags == LRU_FLAGS_BOTH || a->map_flags == f) &&
+		    !lru_map_entries(flags, a->lru_size, a->nr_tasks))
+			return mb_run_usage(run, "--lru_size %u: the %s map would need more than 4294967295 entries",
+					    a->lru_size, lru_flags_names[f]);
+	}
+	if (a->access == LRU_ACCESS_BPF && nr_ops * a->nr_tasks > DIST_MAX_OPS)
+		return mb_run_usage(run, "--nr_tasks %u: with --access bpf, tasks x trace length must be at most %llu (it is %llu)",
+				    a->nr_tasks, DIST_MAX_OPS,
+				    (unsigned long long)(nr_ops * a->nr_tasks));
+	return 0;
+}
+
+/* The perfect LRU's misses on one task's trace (every task replays the same pattern). */
+static int replay_perfect(struct dist_state *st, uint32_t capacity)
+{
+	struct mb_lru_sim sim;
+	uint64_t t0;
+	int err = mb_lru_sim_init(&sim, capacity);
+
+	if (err)
+		return err;
+	t0 = mb_now_ns();
+	for (size_t i = 0; i < st->trace.n; i++)
+		st->perfect_misses += !mb_lru_sim_access(&sim, st->trace.keys[i]);
+	st->perfect_ns = mb_now_ns() - t0;
+	mb_lru_sim_free(&sim);
+	return 0;
+}
+
+static void dist_teardown(struct mb_run *run)
+{
+	struct dist_state *st = run->priv;
+
+	if (!st)
+		return;
+	mb_trace_free(&st->trace);
+	free(st->ops);
+	free(st->tasks);
+	free(st);
+	run->priv = NULL;
+}
+
+static int dist_setup(struct mb_run *run)
+{
+	const struct dist_args *a = run->args;
+	struct dist_state *st;
+	char why[512];
+	int err;
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return mb_run_fail(run, -ENOMEM, "out of memory");
+	run->priv = st;
+	run->runner = a->access == LRU_ACCESS_BPF ? "kernel-loop" : "syscall";
+	if (a->access == LRU_ACCESS_BPF && mb_probe_kernel_loop(why, sizeof(why)))
+		return mb_run_skip(run, "--access bpf: %s", why);
+	if (a->keys_file)
+		err = load_file(a->keys_file, &st->trace, why, sizeof(why));
+	else
+		err = mb_trace_generate(&st->trace, &a->dist, a->nr_keys, a->key_range, a->seed);
+	if (err)
+		return mb_run_fail(run, err, "cannot build the trace: %s",
+				   a->keys_file ? why : strerror(-err));
+	err = mb_trace_for_tasks(&st->trace, a->nr_tasks, MB_LRU_KEY_MASK);
+	if (err)
+		return mb_run_fail(run, err, "%zu unique keys x %u tasks do not fit in 62-bit keys",
+				   st->trace.unique, a->nr_tasks);
+	err = replay_perfect(st, a->lru_size);
+	if (err)
+		return mb_run_fail(run, err, "perfect LRU of %u entries: %s", a->lru_size,
+				   strerror(-err));
+	st->nr_tasks = (int)a->nr_tasks;
+	st->ops = malloc((size_t)st->nr_tasks * st->trace.n * sizeof(*st->ops));
+	st->tasks = calloc((size_t)st->nr_tasks, sizeof(*st->tasks));
+	if (!st->ops || !st->tasks)
+		return mb_run_fail(run, -ENOMEM, "out of memory for %d copies of the trace",
+				   st->nr_tasks);
+	for (int t = 0; t < st->nr_tasks; t++) {
+		uint64_t *ops = st->ops + (size_t)t * st->trace.n;
+
+		/* A cache access is MB_LRU_OP_ACCESS (0): the encoded operation is the key. */
+		for (size_t i = 0; i < st->trace.n; i++)
+			ops[i] = MB_LRU_ENCODE(MB_LRU_OP_ACCESS,
+					       st->trace.keys[i] + (uint64_t)t * st->trace.stride);
+		st->tasks[t] = (struct lru_task){ .idx = t, .cpu = lru_task_cpu(run, t),
+						  .ops = ops, .nr_ops = st->trace.n };
+	}
+	st->nr_variants = lru_variants(a->map_type, a->map_flags, st->variants);
+	return 0;
+}
+
+/* ---- report ---- */
+
+static void set_ratio(struct mb_json *o, const char *key, double num, uint64_t den)
+{
+	mb_json_set(o, key, den ? mb_json_number(num / (double)den) : mb_json_null());
+}
+
+static void counts_json(struct mb_json *o, const struct dist_total *c)
+{
+	int64_t extra = (int64_t)c->bpf_misses - (int64_t)c->perfect_misses;
+
+	mb_json_set_num(o, "accesses", (double)c->accesses);
+	mb_json_set_num(o, "unique_keys", (double)c->unique);
+	mb_json_set_num(o, "bpf_misses", (double)c->bpf_misses);
+	mb_json_set_num(o, "bpf_hits", (double)(c->accesses - c->bpf_misses));
+	mb_json_set_num(o, "perfect_misses", (double)c->perfect_misses);
+	mb_json_set_num(o, "perfect_hits", (double)(c->accesses - c->perfect_misses));
+	set_ratio(o, "bpf_miss_ratio", (double)c->bpf_misses, c->accesses);
+	set_ratio(o, "perfect_miss_ratio", (double)c->perfect_misses, c->accesses);
+	mb_json_set_num(o, "extra_misses", (double)extra);
+	set_ratio(o, "extra_miss_ratio", (double)extra, c->accesses);
+	set_ratio(o, "extra_misses_relative", (double)extra, c->perfect_misses);
+	mb_json_set_num(o, "insert_failures", (double)c->insert_failures);
+	mb_json_set_num(o, "resident_keys", (double)c->resident);
+	mb_json_set_num(o, "syscalls", (double)c->syscalls);
+	set_ratio(o, "ns_per_access", (double)c->wall_ns, c->accesses);
+	if (c->kernel_ns)
+		set_ratio(o, "kernel_ns_per_access", (double)c->kernel_ns, c->accesses);
+	else
+		mb_json_set(o, "kernel_ns_per_access", mb_json_null());
+}
+
+static void print_task(FILE *f, const struct dist_state *st, const struct lru_task *t,
+		       const struct dist_total *c)
+{
+	int64_t extra = (int64_t)c->bpf_misses - (int64_t)c->perfect_misses;
+
+	/* test_lru_dist's two lines, word for word (the BPF line shows the perfect nr_unique). */
+	fprintf(f, "    task:%d BPF LRU: nr_unique:%" PRIu64 "(/%zu) nr_misses:%" PRIu64 "(/%zu)\n",
+		t->idx, c->unique, st->trace.n, c->bpf_misses, st->trace.n);
+	fprintf(f, "    task:%d Perfect LRU: nr_unique:%" PRIu64 "(/%" PRIu64 ") nr_misses:%" PRIu64 "(/%" PRIu64 ")\n",
+		t->idx, c->unique, c->accesses, c->perfect_misses, c->accesses);
+	fprintf(f, "    task:%d cpu:%d miss_ratio BPF:%.3f%% Perfect:%.3f%% extra_misses:%+" PRId64 " resident:%" PRIu64 " ns/access:%.1f",
+		t->idx, t->cpu, 100 * lru_ratio(c->bpf_misses, c->accesses),
+		100 * lru_ratio(c->perfect_misses, c->accesses), extra, c->resident,
+		lru_ratio(c->wall_ns, c->accesses));
+	if (c->kernel_ns)
+		fprintf(f, " (in-kernel %.1f)", lru_ratio(c->kernel_ns, c->accesses));
+	if (c->insert_failures)
+		fprintf(f, " insert_failures:%" PRIu64, c->insert_failures);
+	fputc('\n', f);
+}
+
+static void print_total(FILE *f, const struct dist_total *c, uint32_t max_entries)
+{
+	int64_t extra = (int64_t)c->bpf_misses - (int64_t)c->perfect_misses;
+
+	fprintf(f, "    total: accesses:%" PRIu64 " nr_unique:%" PRIu64 " BPF nr_misses:%" PRIu64 " Perfect nr_misses:%" PRIu64 " extra_misses:%+" PRId64 " (%+.3f%% of accesses",
+		c->accesses, c->unique, c->bpf_misses, c->perfect_misses, extra,
+		100 * (double)extra / (double)(c->accesses ? c->accesses : 1));
+	if (c->perfect_misses)
+		fprintf(f, ", %+.2f%% over perfect", 100 * (double)extra / (double)c->perfect_misses);
+	fprintf(f, ") resident:%" PRIu64 "(/%u)\n", c->resident, max_entries);
+}
+
+static void total_add(struct dist_total *sum, const struct dist_total *c)
+{
+	sum->accesses += c->accesses;
+	sum->unique += c->unique;
+	sum->bpf_misses += c->bpf_misses;
+	sum->perfect_misses += c->perfect_misses;
+	sum->insert_failures += c->insert_failures;
+	sum->resident += c->resident;
+	sum->syscalls += c->syscalls;
+	sum->wall_ns += c->wall_ns;
+	sum->kernel_ns += c->kernel_ns;
+}
+
+/* One map configuration: create, replay every task, count what stayed, report. */
+static int run_variant(struct mb_run *run, int vi, struct mb_json *variants)
+{
+	const struct dist_args *a = run->args;
+	struct dist_state *st = run->priv;
+	const struct lru_variant *v = &st->variants[vi];
+	uint32_t max_entries = lru_map_entries(v->flags, a->lru_size, a->nr_tasks);
+	uint64_t resident[LRU_MAX_TASKS], total_resident;
+	struct mb_json *o, *tasks;
+	struct dist_total total = {}, *sum = &total;
+	FILE *f = mb_progress_stream();
+	struct lru_map m;
+	char flags[32];
+	int err;
+
+	err = lru_map_create(run, &m, v, max_entries, a->access,
+			     (size_t)st->nr_tasks * st->trace.n);
+	if (err)
+		return err;
+	err = lru_run_tasks(run, &m, st->tasks, st->nr_tasks);
+	if (!err && !mb_interrupted()) {
+		err = lru_map_count(&m, st->trace.stride, st->nr_tasks, &total_resident, resident);
+		if (err)
+			mb_run_fail(run, err, "cannot walk the map: %s", strerror(-err));
+	}
+	if (!err && !mb_interrupted())
+		lru_report_memory(run, &m);
+	lru_map_destroy(&m);
+	if (err || mb_interrupted())
+		return err;
+
+	o = mb_json_object();
+	mb_json_set_str(o, "map_type", lru_type_name(v->type));
+	mb_map_flags_format(v->flags, flags, sizeof(flags));
+	mb_json_set_str(o, "map_flags", flags);
+	mb_json_set_str(o, "lru", lru_flags_label(v->flags));
+	mb_json_set_num(o, "max_entries", max_entries);
+	mb_json_set_num(o, "capacity_per_task", a->lru_size);
+	tasks = mb_json_array();
+	if (lru_verbose_text())
+		fprintf(f, "test_parallel_lru_dist (map_type:%d map_flags:0x%X):\n", v->type,
+			v->flags);
+	for (int t = 0; t < st->nr_tasks; t++) {
+		const struct lru_task *task = &st->tasks[t];
+		struct dist_total c = {
+			.accesses = task->done,
+			.unique = st->trace.unique,
+			.bpf_misses = task->misses,
+			.perfect_misses = st->perfect_misses,
+			.insert_failures = task->insert_failures,
+			.resident = resident[t],
+			.syscalls = task->syscalls,
+			.wall_ns = task->wall_ns,
+			.kernel_ns = task->kernel_ns,
+		};
+		struct mb_json *to = mb_json_object();
+
+		if (task->hits + task->misses != task->done)
+			mb_run_warn(run, "task %d: %" PRIu64 " hits + %" PRIu64 " misses for %zu accesses",
+				    t, task->hits, task->misses, task->done);
+		if (task->insert_failures)
+			mb_run_warn(run, "%s %s: task %d: %" PRIu64 " inserts refused (%s): the LRU found no element to reuse",
+				    lru_type_name(v->type), lru_flags_label(v->flags), t,
+				    task->insert_failures,
+				    task->insert_errno ? strerror(task->insert_errno) : "in BPF");
+		mb_json_set_num(to, "task", t);
+		mb_json_set_num(to, "cpu", task->cpu);
+		counts_json(to, &c);
+		mb_json_append(tasks, to);
+		total_add(sum, &c);
+		if (lru_verbose_text())
+			print_task(f, st, task, &c);
+	}
+	mb_json_set(o, "tasks", tasks);
+	/* Keys of no task would be a bug; the walk counts every key the map holds. */
+	sum->resident = total_resident;
+	counts_json(mb_json_child(o, "total"), sum);
+	mb_json_append(variants, o);
+	if (lru_verbose_text()) {
+		print_total(f, sum, max_entries);
+		fputc('\n', f);
+	}
+	return 0;
+}
+
+static void trace_json(struct mb_run *run, const struct dist_state *st)
+{
+	const struct dist_args *a = run->args;
+	struct mb_json *o = mb_json_child(mb_run_extra(run), "trace");
+	char buf[64];
+
+	mb_json_set_str(o, "source", a->keys_file ? "file" : "generated");
+	mb_json_set_str(o, "path", a->keys_file);
+	if (a->keys_file) {
+		mb_json_set(o, "dist", mb_json_null());
+		mb_json_set(o, "seed", mb_json_null());
+		mb_json_set(o, "key_range", mb_json_null());
+	} else {
+		mb_key_dist_format(&a->dist, buf, sizeof(buf));
+		mb_json_set_str(o, "dist", buf);
+		mb_json_set_num(o, "seed", (double)a->seed);
+		mb_json_set_num(o, "key_range", (double)a->key_range);
+	}
+	mb_json_set_num(o, "accesses", (double)st->trace.n);
+	mb_json_set_num(o, "unique_keys", (double)st->trace.unique);
+	mb_json_set_str(o, "key_mapping", st->trace.dense ? "dense" : "offset");
+	mb_json_set_num(o, "key_stride", (double)st->trace.stride);
+}
+
+static double num(const struct mb_json *o, const char *key)
+{
+	return mb_json_num(mb_json_get(o, key), 0);
+}
+
+/* One Summary line per map, from extra: live after the run, and in a text document. */
+static void dist_result(FILE *f, const struct mb_run *run)
+{
+	const struct mb_json *extra = run->extra, *vs = mb_json_get(extra, "variants");
+	const char *access = mb_json_str(mb_json_get(extra, "access"), "?");
+
+	for (size_t i = 0; i < mb_json_len(vs); i++) {
+		const struct mb_json *v = mb_json_at(vs, i), *t = mb_json_get(v, "total");
+		const struct mb_json *kns = mb_json_get(t, "kernel_ns_per_access");
+		double acc = num(t, "accesses"), bpf = num(t, "bpf_misses");
+		double pf = num(t, "perfect_misses"), div = acc > 0 ? acc : 1;
+		bool in_kernel = mb_json_is(kns, MB_JSON_NUMBER);
+
+		/* Time per access: in-kernel for --access bpf, else the syscalls' wall time. */
+		fprintf(f, "Summary: %s %s lru_size %.0f tasks %.0f: BPF LRU misses %.0f (%.3f %%), perfect LRU misses %.0f (%.3f %%), extra misses %+.0f (%+.3f %% of accesses) over %.0f accesses, %.0f unique keys, %.1f ns/access (%s%s)\n",
+			mb_json_str(mb_json_get(v, "map_type"), "?"),
+			mb_json_str(mb_json_get(v, "lru"), "?"), num(v, "capacity_per_task"),
+			num(extra, "nr_tasks"), bpf, 100 * bpf / div, pf, 100 * pf / div, bpf - pf,
+			100 * (bpf - pf) / div, acc, num(t, "unique_keys"),
+			in_kernel ? mb_json_num(kns, 0) : num(t, "ns_per_access"),
+			in_kernel ? "in-kernel, " : "", access);
+	}
+}
+
+static const struct mb_text_style dist_text = {
+	.result = dist_result,
+};
+
+static int dist_run_once(struct mb_run *run)
+{
+	const struct dist_args *a = run->args;
+	struct dist_state *st = run->priv;
+	struct mb_json *extra = mb_run_extra(run), *perfect, *variants = mb_json_array();
+	FILE *f = mb_progress_stream();
+	int err = 0;
+
+	mb_json_set_str(extra, "access", lru_access_names[a->access]);
+	mb_json_set_num(extra, "possible_cpus", libbpf_num_possible_cpus());
+	mb_json_set_num(extra, "lru_size", a->lru_size);
+	mb_json_set_num(extra, "nr_tasks", a->nr_tasks);
+	trace_json(run, st);
+	perfect = mb_json_child(extra, "perfect");
+	mb_json_set_num(perfect, "capacity", a->lru_size);
+	mb_json_set_num(perfect, "misses_per_task", (double)st->perfect_misses);
+	mb_json_set_num(perfect, "miss_ratio", lru_ratio(st->perfect_misses, st->trace.n));
+	mb_json_set_num(perfect, "ns_per_access", lru_ratio(st->perfect_ns, st->trace.n));
+	lru_print_header(f, run, a->access);
+	for (int vi = 0; vi < st->nr_variants && !err && !mb_interrupted(); vi++)
+		err = run_variant(run, vi, variants);
+	mb_json_set(extra, "variants", variants);
+	if (!err)
+		dist_result(f, run);
+	return err;
+}
+
+const struct mb_bench mb_bench_lru_dist = {
+	.name = "lru-dist",
+	.family = "lru",
+	.desc = "LRU quality: BPF LRU hash misses against a perfect LRU on a key trace (test_lru_dist)",
+	.opts = dist_opts,
+	.args_size = sizeof(struct dist_args),
+	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,
+	.text = &dist_text,
+	.validate = dist_validate,
+	.setup = dist_setup,
+	.run_once = dist_run_once,
+	.teardown = dist_teardown,
+};

@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * lru-loss: samples/bpf/test_lru_dist's loss tests, each also replayed into a perfect LRU of
+ * the same capacity:
+ * - loss0: keys 1..1000 go into 900 entries while keys 101..900 are kept hot by lookups;
+ *   count the losses among the older (1..100), active (101..900) and newer (901..1000) keys.
+ *   A perfect LRU loses exactly the 100 older keys.
+ * - loss1: keys 1..1000 go into 1000 entries; a perfect LRU loses none.
+ * - parallel: each task inserts 1000 stable keys, then does --nr_repeats operations, 90 %
+ *   lookups of a random stable key and 10 % inserts of new keys, into a map with 200 entries
+ *   of slack per task; count the stable keys lost.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+
+#include "core/bench.h"
+#include "core/env.h"
+#include "util/json.h"
+#include "maps/keys.h"
+#include "lru_common.h"
+#include "util/log.h"
+#include "lru_sim.h"
+#include "maps/maps.h"
+#include "sys/probe.h"
+#include "output/report.h"
+#include "core/runner.h"
+
+#define LOSS0_ENTRIES		900
+#define LOSS0_KEYS		1000
+#define LOSS0_HOT_FIRST		101
+#define LOSS0_HOT_LAST		900
+#define LOSS1_ENTRIES		1000
+#define PAR_STABLE		1000
+#define PAR_SLACK		200	/* "20 % more than the active working set" */
+
+struct loss_args {
+	uint32_t nr_tasks;
+	uint32_t nr_repeats;
+	uint64_t seed;
+	int map_type;
+	int map_flags;
+	int access;
+};
+
+static const struct mb_opt loss_opts[] = {
+	MB_OPT_U32_DEF("nr_tasks", struct loss_args, nr_tasks, "0", 0, LRU_MAX_TASKS, "N",
+		       "parallel: tasks, one per CPU (0: one per online CPU, or per CPU of --prod-affinity)"),
+	MB_OPT_U32_DEF("nr_repeats", struct loss_args, nr_repeats, "100000", 1000, 10000000, "N",
+		       "parallel: operations per task after the stable keys are in"),
+	MB_OPT_U64_DEF("seed", struct loss_args, seed, "1", 0, UINT64_MAX, "N",
+		       "parallel: PRNG seed of the operation mix"),
+	MB_OPT_ENUM_DEF("map_type", struct loss_args, map_type, "lru_hash", lru_map_type_names,
+			"LRU map type"),
+	MB_OPT_ENUM_DEF("map_flags", struct loss_args, map_flags, "both", lru_flags_names,
+			"Common LRU, per-CPU LRU lists (BPF_F_NO_COMMON_LRU), or both in turn"),
+	MB_OPT_ENUM_DEF("access", struct loss_args, access, "syscall", lru_access_names,
+			"Replay through bpf() syscalls (as test_lru_dist) or from a program on the task's CPU (lookups set the LRU reference bit)"),
+	MB_OPT_END,
+};
+
+/* What one variant measured; [1] of each pair is the perfect LRU's figure. */
+struct loss_result {
+	uint32_t older[2], active[2], newer[2];		/* loss0 */
+	uint32_t loss1[2];
+	uint64_t par[2];				/* parallel, all tasks */
+};
+
+struct loss_state {
+	int nr_tasks;
+	struct lru_variant variants[2];
+	struct loss_result res[2];
+	int nr_variants;
+};
+
+static int loss_tasks(const struct mb_run *run)
+{
+	const struct loss_args *a = run->args;
+
+	return a->nr_tasks ? (int)a->nr_tasks : lru_max_tasks(run);
+}
+
+static int loss_validate(struct mb_run *run)
+{
+	const struct loss_args *a = run->args;
+	uint32_t nr = (uint32_t)loss_tasks(run);
+
+	if (a->nr_tasks) {
+		int err = lru_validate_tasks(run, "nr_tasks", a->nr_tasks);
+
+		if (err)
+			return err;
+	}
+	if (!lru_map_entries(BPF_F_NO_COMMON_LRU, PAR_STABLE + PAR_SLACK, nr) ||
+	    !lru_map_entries(0, PAR_STABLE + PAR_SLACK, nr))
+		return mb_run_usage(run, "--nr_tasks %u: the parallel map would need more than 4294967295 entries",
+				    nr);
+	return 0;
+}
+
+static int loss_setup(struct mb_run *run)
+{
+	const struct loss_args *a = run->args;
+	struct loss_state *st;
+	char why[512];
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return mb_run_fail(run, -ENOMEM, "out of memory");
+	run->priv = st;
+	run->runner = a->access == LRU_ACCESS_BPF ? "kernel-loop" : "syscall";
+	if (a->access == LRU_ACCESS_BPF && mb_probe_kernel_loop(why, sizeof(why)))
+		return mb_run_skip(run, "--access bpf: %s", why);
+	st->nr_tasks = loss_tasks(run);
+	st->nr_variants = lru_variants(a->map_type, a->map_flags, st->variants);
+	return 0;
+}
+
+static void loss_teardown(struct mb_run *run)
+{
+	free(run->priv);
+	run->priv = NULL;
+}
+
+/* Replay @ops into a perfect LRU of @capacity, left filled in @sim for membership checks. */
+static int perfect_replay(struct mb_lru_sim *sim, uint32_t capacity, const uint64_t *ops,
+			  size_t n)
+{
+	int err = mb_lru_sim_init(sim, capacity);
+
+	if (err)
+		return err;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t key = ops[i] & MB_LRU_KEY_MASK;
+
+		switch (ops[i] >> MB_LRU_OP_SHIFT) {
+		case MB_LRU_OP_LOOKUP:
+			mb_lru_sim_lookup(sim, key);
+			break;
+		case MB_LRU_OP_INSERT:
+			mb_lru_sim_insert(sim, key, NULL);
+			break;
+		default:
+			mb_lru_sim_access(sim, key);
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Append an operation to a growing array. */
+struct ops_buf {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static int ops_push(struct ops_buf *b, enum mb_lru_op op, uint64_t key)
+{
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 4096;
+		uint64_t *v = realloc(b->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		b->v = v;
+		b->cap = cap;
+	}
+	b->v[b->n++] = MB_LRU_ENCODE(op, key);
+	return 0;
+}
+
+static void task_json(struct mb_json *o, const struct lru_task *t)
+{
+	mb_json_set_num(o, "operations", (double)t->done);
+	mb_json_set_num(o, "lookup_hits", (double)t->hits);
+	mb_json_set_num(o, "lookup_misses", (double)t->misses);
+	mb_json_set_num(o, "insert_failures", (double)t->insert_failures);
+	mb_json_set_num(o, "syscalls", (double)t->syscalls);
+	mb_json_set(o, "ns_per_op", t->done ? mb_json_number((double)t->wall_ns / (double)t->done) :
+					       mb_json_null());
+	mb_json_set(o, "kernel_ns_per_op",
+		    t->kernel_ns && t->done ? mb_json_number((double)t->kernel_ns / (double)t->done) :
+					      mb_json_null());
+}
+
+static void warn_failures(struct mb_run *run, const struct lru_variant *v, const char *test,
+			  const struct lru_task *t)
+{
+	if (t->insert_failures)
+		mb_run_warn(run, "%s %s: %s: task %d: %" PRIu64 " inserts refused (%s): the LRU found no element to reuse",
+			    lru_type_name(v->type), lru_flags_label(v->flags), test, t->idx,
+			    t->insert_failures,
+			    t->insert_errno ? strerror(t->insert_errno) : "in BPF");
+}
+
+/*
+ * Run one task's @ops into a fresh map of @entries, then check which of keys @first..@last
+ * are still in it (into @lost[key - first], 1 if lost) and in the perfect LRU (@plost).
+ */
+static int single_task(struct mb_run *run, const struct lru_variant *v, uint32_t entries,
+		       uint32_t perfect_cap, struct ops_buf *ops, uint64_t first, uint64_t last,
+		       bool *lost, bool *plost, struct lru_task *task)
+{
+	const struct loss_args *a = run->args;
+	struct mb_lru_sim sim;
+	struct lru_map m;
+	int err;
+
+	*task = (struct lru_task){ .idx = 0, .cpu = lru_task_cpu(run, 0), .ops = ops->v,
+				   .nr_ops = ops->n };
+	err = lru_map_create(run, &m, v, entries, a->access, ops->n);
+	if (err)
+		return err;
+	err = lru_run_tasks(run, &m, task, 1);
+	for (uint64_t k = first; !err && !mb_interrupted() && k <= last; k++) {
+		int has = lru_map_has(&m, k);
+
+		if (has < 0)
+			err = mb_run_fail(run, has, "lookup of key %" PRIu64 ": %s", k,
+					  strerror(-has));
+		lost[k - first] = has == 0;
+	}
+	lru_map_destroy(&m);
+	if (err || mb_interrupted())
+		return err;
+	err = perfect_replay(&sim, perfect_cap, ops->v, ops->n);
+	if (err)
+		return mb_run_fail(run, err, "perfect LRU: %s", strerror(-err));
+	for (uint64_t k = first; k <= last; k++)
+		plost[k - first] = !mb_lru_sim_contains(&sim, k);
+	mb_lru_sim_free(&sim);
+	return 0;
+}
+
+static uint32_t entries_for(const struct lru_variant *v, uint32_t per_cpu)
+{
+	return lru_map_entries(v->flags, per_cpu, 1);
+}
+
+static int test_loss0(struct mb_run *run, const struct lru_variant *v, struct loss_result *r,
+		      struct mb_json *out)
+{
+	bool lost[LOSS0_KEYS], plost[LOSS0_KEYS];
+	struct ops_buf ops = {};
+	struct lru_task task;
+	struct mb_json *p;
+	int err = 0;
+
+	for (uint64_t key = 1; key <= LOSS0_KEYS && !err; key++) {
+		uint64_t last = key < LOSS0_HOT_LAST ? key : LOSS0_HOT_LAST;
+
+		err = ops_push(&ops, MB_LRU_OP_INSERT, key);
+		for (uint64_t hot = LOSS0_HOT_FIRST; hot <= last && !err; hot++)
+			err = ops_push(&ops, MB_LRU_OP_LOOKUP, hot);
+	}
+	if (err) {
+		free(ops.v);
+		return mb_run_fail(run, err, "out of memory");
+	}
+	err = single_task(run, v, entries_for(v, LOSS0_ENTRIES), LOSS0_ENTRIES, &ops, 1,
+			  LOSS0_KEYS, lost, plost, &task);
+	free(ops.v);
+	if (err || mb_interrupted())
+		return err;
+	for (int i = 0; i < 2; i++) {
+		const bool *l = i ? plost : lost;
+
+		r->older[i] = r->active[i] = r->newer[i] = 0;
+		for (uint64_t key = 1; key <= LOSS0_KEYS; key++) {
+			if (!l[key - 1])
+				continue;
+			if (key < LOSS0_HOT_FIRST)
+				r->older[i]++;
+			else if (key <= LOSS0_HOT_LAST)
+				r->active[i]++;
+			else
+				r->newer[i]++;
+		}
+	}
+	warn_failures(run, v, "loss0", &task);
+	mb_json_set_num(out, "max_entries", entries_for(v, LOSS0_ENTRIES));
+	mb_json_set_num(out, "capacity", LOSS0_ENTRIES);
+	mb_json_set_num(out, "older_losses", r->older[0]);
+	mb_json_set_num(out, "older_keys", LOSS0_HOT_FIRST - 1);
+	mb_json_set_num(out, "active_losses", r->active[0]);
+	mb_json_set_num(out, "active_keys", LOSS0_HOT_LAST - LOSS0_HOT_FIRST + 1);
+	mb_json_set_num(out, "newer_losses", r->newer[0]);
+	mb_json_set_num(out, "newer_keys", LOSS0_KEYS - LOSS0_HOT_LAST);
+	p = mb_json_child(out, "perfect");
+	mb_json_set_num(p, "older_losses", r->older[1]);
+	mb_json_set_num(p, "active_losses", r->active[1]);
+	mb_json_set_num(p, "newer_losses", r->newer[1]);
+	task_json(out, &task);
+	return 0;
+}
+
+static int test_loss1(struct mb_run *run, const struct lru_variant *v, struct loss_result *r,
+		      struct mb_json *out)
+{
+	bool lost[LOSS1_ENTRIES], plost[LOSS1_ENTRIES];
+	struct ops_buf ops = {};
+	struct lru_task task;
+	int err = 0;
+
+	for (uint64_t key = 1; key <= LOSS1_ENTRIES && !err; key++)
+		err = ops_push(&ops, MB_LRU_OP_INSERT, key);
+	if (err) {
+		free(ops.v);
+		return mb_run_fail(run, err, "out of memory");
+	}
+	err = single_task(run, v, entries_for(v, LOSS1_ENTRIES), LOSS1_ENTRIES, &ops, 1,
+			  LOSS1_ENTRIES, lost, plost, &task);
+	free(ops.v);
+	if (err || mb_interrupted())
+		return err;
+	r->loss1[0] = r->loss1[1] = 0;
+	for (int i = 0; i < LOSS1_ENTRIES; i++) {
+		r->loss1[0] += lost[i];
+		r->loss1[1] += plost[i];
+	}
+	warn_failures(run, v, "loss1", &task);
+	mb_json_set_num(out, "max_entries", entries_for(v, LOSS1_ENTRIES));
+	mb_json_set_num(out, "capacity", LOSS1_ENTRIES);
+	mb_json_set_num(out, "inserted", LOSS1_ENTRIES);
+	mb_json_set_num(out, "losses", r->loss1[0]);
+	mb_json_set_num(out, "perfect_losses", r->loss1[1]);
+	task_json(out, &task);
+	return 0;
+}
+
+/* Task @t's stable keys start here; new keys follow them, never reaching the next task's. */
+static uint64_t par_base(const struct loss_args *a, int t)
+{
+	return (uint64_t)t * ((uint64_t)a->nr_repeats + PAR_STABLE) + 1;
+}
+
+static int par_ops(const struct loss_args *a, int t, struct ops_buf *ops)
+{
+	uint64_t base = par_base(a, t), next = base;
+	struct mb_rng rng;
+	int err = 0;
+
+	/* Each task its own stream, the same for the same seed. */
+	mb_rng_seed(&rng, a->seed + (uint64_t)t);
+	for (int i = 0; i < PAR_STABLE && !err; i++)
+		err = ops_push(ops, MB_LRU_OP_INSERT, next++);
+	for (uint32_t i = 0; i < a->nr_repeats && !err; i++) {
+		/*
+		 * Two independent draws: test_lru_dist derives both from one rand(), so the
+		 * stable keys whose index is a multiple of 10 are never looked up there.
+		 */
+		uint64_t stable = base + mb_rng_below(&rng, PAR_STABLE);
+
+		if (mb_rng_below(&rng, 10))
+			err = ops_push(ops, MB_LRU_OP_LOOKUP, stable);
+		else
+			err = ops_push(ops, MB_LRU_OP_INSERT, next++);
+	}
+	return err;
+}
+
+static int test_parallel(struct mb_run *run, const struct lru_variant *v, struct loss_result *r,
+			 struct mb_json *out, FILE *f)
+{
+	const struct loss_args *a = run->args;
+	struct loss_state *st = run->priv;
+	int nr = st->nr_tasks, err = 0;
+	uint32_t entries = lru_map_entries(v->flags, PAR_STABLE + PAR_SLACK, (uint32_t)nr);
+	struct ops_buf *ops = calloc((size_t)nr, sizeof(*ops));
+	struct lru_task *tasks = calloc((size_t)nr, sizeof(*tasks));
+	uint32_t *lost = calloc((size_t)nr, sizeof(*lost));
+	uint32_t *plost = calloc((size_t)nr, sizeof(*plost));
+	struct mb_json *jt;
+	size_t total = 0;
+	struct lru_map m;
+
+	if (!ops || !tasks || !lost || !plost) {
+		err = mb_run_fail(run, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (int t = 0; t < nr && !err; t++) {
+		err = par_ops(a, t, &ops[t]);
+		tasks[t] = (struct lru_task){ .idx = t, .cpu = lru_task_cpu(run, t),
+					      .ops = ops[t].v, .nr_ops = ops[t].n };
+		total += ops[t].n;
+	}
+	if (err) {
+		err = mb_run_fail(run, err, "out of memory");
+		goto out;
+	}
+	err = lru_map_create(run, &m, v, entries, a->access, total);
+	if (err)
+		goto out;
+	err = lru_run_tasks(run, &m, tasks, nr);
+	for (int t = 0; t < nr && !err && !mb_interrupted(); t++) {
+		for (uint64_t k = par_base(a, t); k < par_base(a, t) + PAR_STABLE && !err; k++) {
+			int has = lru_map_has(&m, k);
+
+			if (has < 0)
+				err = mb_run_fail(run, has, "lookup of key %" PRIu64 ": %s", k,
+						  strerror(-has));
+			lost[t] += has == 0;
+		}
+	}
+	lru_map_destroy(&m);
+	if (err || mb_interrupted())
+		goto out;
+	r->par[0] = r->par[1] = 0;
+	mb_json_set_num(out, "max_entries", entries);
+	mb_json_set_num(out, "capacity_per_task", PAR_STABLE + PAR_SLACK);
+	mb_json_set_num(out, "stable_keys", PAR_STABLE);
+	mb_json_set_num(out, "operations_per_task", PAR_STABLE + a->nr_repeats);
+	jt = mb_json_array();
+	if (lru_verbose_text())
+		fprintf(f, "test_parallel_lru_loss (map_type:%d map_flags:0x%X):\n", v->type,
+			v->flags);
+	for (int t = 0; t < nr && !err; t++) {
+		struct mb_json *o = mb_json_object();
+		struct mb_lru_sim sim;
+		uint64_t base = par_base(a, t);
+
+		err = perfect_replay(&sim, PAR_STABLE + PAR_SLACK, ops[t].v, ops[t].n);
+		if (err) {
+			mb_json_free(o);
+			err = mb_run_fail(run, err, "perfect LRU: %s", strerror(-err));
+			break;
+		}
+		for (uint64_t k = base; k < base + PAR_STABLE; k++)
+			plost[t] += !mb_lru_sim_contains(&sim, k);
+		mb_lru_sim_free(&sim);
+		r->par[0] += lost[t];
+		r->par[1] += plost[t];
+		warn_failures(run, v, "parallel", &tasks[t]);
+		mb_json_set_num(o, "task", t);
+		mb_json_set_num(o, "cpu", tasks[t].cpu);
+		mb_json_set_num(o, "losses", lost[t]);
+		mb_json_set_num(o, "perfect_losses", plost[t]);
+		task_json(o, &tasks[t]);
+		mb_json_append(jt, o);
+		if (lru_verbose_text()) {
+			fprintf(f, "    task:%d nr_losses:%u\n", t, lost[t]);
+			fprintf(f, "    task:%d Perfect LRU: nr_losses:%u\n", t, plost[t]);
+		}
+	}
+	mb_json_set(out, "tasks", jt);
+	mb_json_set_num(out, "losses", (double)r->par[0]);
+	mb_json_set_num(out, "perfect_losses", (double)r->par[1]);
+out:
+	for (int t = 0; ops && t < nr; t++)
+		free(ops[t].v);
+	free(ops);
+	free(tasks);
+	free(lost);
+	free(plost);
+	return err;
+}
+
+static int run_variant(struct mb_run *run, int vi, struct mb_json *variants)
+{
+	struct loss_state *st = run->priv;
+	const struct lru_variant *v = &st->variants[vi];
+	struct loss_result *r = &st->res[vi];
+	struct mb_json *o = mb_json_object();
+	FILE *f = mb_progress_stream();
+	char flags[32];
+	int err;
+
+	mb_json_set_str(o, "map_type", lru_type_name(v->type));
+	mb_map_flags_format(v->flags, flags, sizeof(flags));
+	mb_json_set_str(o, "map_flags", flags);
+	mb_json_set_str(o, "lru", lru_flags_label(v->flags));
+	err = test_loss0(run, v, r, mb_json_child(o, "loss0"));
+	if (!err && !mb_interrupted() && lru_verbose_text()) {
+		fprintf(f, "test_lru_loss0 (map_type:%d map_flags:0x%X): older-elem-losses:%u(/100) active-elem-losses:%u(/800) newer-elem-losses:%u(/100)\n",
+			v->type, v->flags, r->older[0], r->active[0], r->newer[0]);
+		fprintf(f, "    Perfect LRU: older-elem-losses:%u(/100) active-elem-losses:%u(/800) newer-elem-losses:%u(/100)\n",
+			r->older[1], r->active[1], r->newer[1]);
+	}
+	if (!err && !mb_interrupted())
+		err = test_loss1(run, v, r, mb_json_child(o, "loss1"));
+	if (!err && !mb_interrupted() && lru_verbose_text()) {
+		fprintf(f, "test_lru_loss1 (map_type:%d map_flags:0x%X): nr_losses:%u(/1000)\n",
+			v->type, v->flags, r->loss1[0]);
+		fprintf(f, "    Perfect LRU: nr_losses:%u(/1000)\n", r->loss1[1]);
+	}
+	if (!err && !mb_interrupted())
+		err = test_parallel(run, v, r, mb_json_child(o, "parallel"), f);
+	if (err || mb_interrupted()) {
+		mb_json_free(o);
+		return err;
+	}
+	if (lru_verbose_text())
+		fputc('\n', f);
+	mb_json_append(variants, o);
+	return 0;
+}
+
+static double num(const struct mb_json *o, const char *key)
+{
+	return mb_json_num(mb_json_get(o, key), 0);
+}
+
+/* One Summary line per map, from extra: live after the run, and in a text document. */
+static void loss_result_text(FILE *f, const struct mb_run *run)
+{
+	const struct mb_json *extra = run->extra, *vs = mb_json_get(extra, "variants");
+
+	for (size_t i = 0; i < mb_json_len(vs); i++) {
+		const struct mb_json *v = mb_json_at(vs, i), *l0 = mb_json_get(v, "loss0");
+		const struct mb_json *p0 = mb_json_get(l0, "perfect"), *l1 = mb_json_get(v, "loss1");
+		const struct mb_json *par = mb_json_get(v, "parallel");
+		size_t nr = mb_json_len(mb_json_get(par, "tasks"));
+
+		fprintf(f, "Summary: %s %s: loss0 older %.0f/100 active %.0f/800 newer %.0f/100 (perfect %.0f/%.0f/%.0f), loss1 %.0f/1000 (perfect %.0f), parallel %.0f/%zu stable keys lost over %zu tasks (perfect %.0f) (%s)\n",
+			mb_json_str(mb_json_get(v, "map_type"), "?"),
+			mb_json_str(mb_json_get(v, "lru"), "?"), num(l0, "older_losses"),
+			num(l0, "active_losses"), num(l0, "newer_losses"), num(p0, "older_losses"),
+			num(p0, "active_losses"), num(p0, "newer_losses"), num(l1, "losses"),
+			num(l1, "perfect_losses"), num(par, "losses"), nr * PAR_STABLE, nr,
+			num(par, "perfect_losses"),
+			mb_json_str(mb_json_get(extra, "access"), "?"));
+	}
+}
+
+static const struct mb_text_style loss_text = {
+	.result = loss_result_text,
+};
+
+static int loss_run_once(struct mb_run *run)
+{
+	const struct loss_args *a = run->args;
+	struct loss_state *st = run->priv;
+	struct mb_json *extra = mb_run_extra(run), *variants = mb_json_array();
+	FILE *f = mb_progress_stream();
+	int err = 0;
+
+	mb_json_set_str(extra, "access", lru_access_names[a->access]);
+	mb_json_set_num(extra, "possible_cpus", libbpf_num_possible_cpus());
+	mb_json_set_num(extra, "nr_tasks", st->nr_tasks);
+	lru_print_header(f, run, a->access);
+	for (int vi = 0; vi < st->nr_variants && !err && !mb_interrupted(); vi++)
+		err = run_variant(run, vi, variants);
+	mb_json_set(extra, "variants", variants);
+	if (!err)
+		loss_result_text(f, run);
+	return err;
+}
+
+const struct mb_bench mb_bench_lru_loss = {
+	.name = "lru-loss",
+	.family = "lru",
+	.desc = "LRU quality: test_lru_dist's loss tests (loss0, loss1, parallel) against a perfect LRU",
+	.opts = loss_opts,
+	.args_size = sizeof(struct loss_args),
+	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,
+	.text = &loss_text,
+	.validate = loss_validate,
+	.setup = loss_setup,
+	.run_once = loss_run_once,
+	.teardown = loss_teardown,
+};

@@ -1,0 +1,809 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * map-mem: the memory footprint of every map type. For each selected type and size: a fresh
+ * memory cgroup, joined before the map exists; create the map, fill it from user space, delete
+ * everything, close it; the memory charged to the cgroup after each step (waiting for late,
+ * RCU-deferred frees where asked), beside the kernel's own estimate, memlock. One table per map
+ * type, one row per size.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <linux/bpf.h>
+
+#include "core/bench.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "map_mem.h"
+#include "maps/maps.h"
+#include "mem.h"
+#include "sys/memcg.h"
+#include "util/numparse.h"
+#include "sys/probe.h"
+#include "output/report.h"
+#include "core/runner.h"
+
+#define MM_MAX_SIZES	16
+#define MM_MAX_ENTRIES	(1u << 26)
+
+struct mm_sizes {
+	uint32_t n;
+	uint32_t v[MM_MAX_SIZES];
+};
+
+struct map_mem_args {
+	uint32_t types;			/* bit i: mb_map_types[i] */
+	struct mm_sizes sizes;		/* --max_entries */
+	uint32_t nr_entries;		/* 0: fill to max_entries */
+	uint32_t key_size;
+	uint32_t value_size;
+	uint32_t map_flags;
+	uint32_t settle_ms;
+	uint32_t release_timeout_ms;
+};
+
+/* One measurement: one map type at one size. Byte figures are above the cgroup's baseline. */
+struct mm_row {
+	uint32_t max_entries, nr;
+	int err;			/* 0, or why the row has no figures */
+	char why[256];
+	bool memcg;			/* the cgroup figures exist */
+	char memcg_why[512];
+	uint64_t entries;		/* holding a value after the fill */
+	double created, filled, deleted_now, deleted, closed;
+	double usage_created, usage_filled, peak;
+	double percpu_created, percpu_filled;	/* growth of /proc/meminfo Percpu (system-wide) */
+	double percpu_values;		/* per-CPU value bytes asked for (computed) */
+	bool percpu_charged;		/* they are in the charge */
+	double memlock_created, memlock_filled, memlock_deleted;
+	double fill_ms, delete_ms;
+	bool fill_batched, delete_batched, can_delete;
+	bool del_waited, close_waited;
+	struct mb_memcg_wait del_wait, close_wait;
+};
+
+struct mm_state {
+	int inner_fd;			/* map-in-map: the inner map, made outside any cgroup */
+	struct mb_memcg_site site;
+	bool memcg_ok;
+	char memcg_why[512];
+	struct mb_memcg cg;		/* the current measurement's cgroup */
+	int nr_failed, nr_rows;
+	int first_err;
+	char first_why[300];
+};
+
+/* ---- options ---- */
+
+static int nr_types(void)
+{
+	int n = 0;
+
+	while (mb_map_types[n].name)
+		n++;
+	return n;
+}
+
+static uint32_t all_types(void)
+{
+	return (uint32_t)((1ULL << nr_types()) - 1);
+}
+
+static int parse_types(const char *arg, void *field, const char **why)
+{
+	static char msg[512];
+	uint32_t mask = 0;
+	const char *p = arg;
+
+	if (!strcmp(arg, "all")) {
+		*(uint32_t *)field = all_types();
+		return 0;
+	}
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char name[32];
+		const struct mb_map_type_info *t;
+
+		if (!len || len >= sizeof(name)) {
+			*why = "must be 'all' or map type names joined by ','";
+			return -EINVAL;
+		}
+		memcpy(name, p, len);
+		name[len] = '\0';
+		t = mb_map_type_by_name(name);
+		if (!t) {
+			char names[400];
+
+			mb_map_type_names(names, sizeof(names));
+			snprintf(msg, sizeof(msg), "unknown map type '%s' (known: all, %s)", name,
+				 names);
+			*why = msg;
+			return -EINVAL;
+		}
+		mask |= 1u << (t - mb_map_types);
+		p += len;
+		if (*p && !*++p) {
+			*why = "ends with ','";
+			return -EINVAL;
+		}
+	}
+	if (!mask) {
+		*why = "must not be empty";
+		return -EINVAL;
+	}
+	*(uint32_t *)field = mask;
+	return 0;
+}
+
+static void format_types(const void *field, char *buf, size_t len)
+{
+	uint32_t mask = *(const uint32_t *)field;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (mask == all_types()) {
+		snprintf(buf, len, "all");
+		return;
+	}
+	for (int i = 0; mb_map_types[i].name && n < len; i++)
+		if (mask & (1u << i))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "",
+					      mb_map_types[i].name);
+}
+
+static int parse_sizes(const char *arg, void *field, const char **why)
+{
+	struct mm_sizes s = { .n = 0 };
+	const char *p = arg;
+
+	if (!*p) {
+		*why = "must not be empty";
+		return -EINVAL;
+	}
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char num[32];
+		uint64_t v;
+
+		if (!len || len >= sizeof(num)) {
+			*why = "must be sizes joined by ',' (e.g. 10k,1M)";
+			return -EINVAL;
+		}
+		if (s.n == MM_MAX_SIZES) {
+			*why = "at most 16 sizes";
+			return -EINVAL;
+		}
+		memcpy(num, p, len);
+		num[len] = '\0';
+		if (mb_parse_u64(num, &v) || v < 1 || v > MM_MAX_ENTRIES) {
+			*why = "each size must be 1..67108864";
+			return -EINVAL;
+		}
+		s.v[s.n++] = (uint32_t)v;
+		p += len;
+		if (*p && !*++p) {
+			*why = "ends with ','";
+			return -EINVAL;
+		}
+	}
+	*(struct mm_sizes *)field = s;
+	return 0;
+}
+
+static void format_sizes(const void *field, char *buf, size_t len)
+{
+	const struct mm_sizes *s = field;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < s->n && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%u", i ? "," : "", s->v[i]);
+}
+
+static int parse_flags(const char *arg, void *field, const char **why)
+{
+	return mb_map_flags_parse(arg, field, why);
+}
+
+static void format_flags(const void *field, char *buf, size_t len)
+{
+	mb_map_flags_format(*(const uint32_t *)field, buf, len);
+}
+
+static const struct mb_opt map_mem_opts[] = {
+	MB_OPT_CUSTOM_DEF("map_type", struct map_mem_args, types, "all", parse_types, format_types,
+			  "all, or names joined by ',': hash, percpu_hash, lru_hash, lru_percpu_hash, array, percpu_array, array_of_maps, hash_of_maps, lpm_trie, bloom_filter",
+			  "TYPES", "map types to measure"),
+	MB_OPT_CUSTOM_DEF("max_entries", struct map_mem_args, sizes, "10000", parse_sizes,
+			  format_sizes, "1..67108864; up to 16 sizes joined by ',' (a sweep)",
+			  "N[,N...]", "map sizes"),
+	MB_OPT_U32_DEF("nr_entries", struct map_mem_args, nr_entries, "0", 0, MM_MAX_ENTRIES, "N",
+		       "entries to insert; 0: fill every map to its max_entries"),
+	MB_OPT_U32_DEF("key_size", struct map_mem_args, key_size, "4", 1, 512, "BYTES",
+		       "key size (lpm_trie: data bytes after the 4-byte prefix length; arrays: always 4)"),
+	MB_OPT_U32_DEF("value_size", struct map_mem_args, value_size, "8", 1, 65536, "BYTES",
+		       "value size (per CPU for per-CPU maps; map-in-map: always 4, an inner map)"),
+	MB_OPT_CUSTOM_DEF("map_flags", struct map_mem_args, map_flags, "0", parse_flags,
+			  format_flags, "a number, or names joined by '|'", "FLAGS",
+			  "map flags, for the types that take them (lpm_trie always has no_prealloc)"),
+	MB_OPT_U32_DEF("settle_ms", struct map_mem_args, settle_ms, "1000", 0, 60000, "MS",
+		       "a wait for freed memory ends once the charge stopped falling this long"),
+	MB_OPT_U32_DEF("release_timeout_ms", struct map_mem_args, release_timeout_ms, "20000", 0,
+		       600000, "MS", "longest wait for freed memory to be uncharged; 0: read at once"),
+	MB_OPT_END,
+};
+
+static uint32_t nr_to_insert(const struct map_mem_args *a, uint32_t max_entries)
+{
+	return a->nr_entries ? a->nr_entries : max_entries;
+}
+
+/* Flags @t would refuse: outside what it takes (lpm_trie always has no_prealloc). */
+static uint32_t refused_flags(const struct mb_map_type_info *t, uint32_t flags)
+{
+	uint32_t ok = t->flags_ok | (t->type == BPF_MAP_TYPE_LPM_TRIE ? BPF_F_NO_PREALLOC : 0);
+
+	return flags & ~ok;
+}
+
+/* Explicitly named types must take the sizes and flags given; "all" adapts them per type. */
+static int check_type(struct mb_run *run, const struct mb_map_type_info *t, bool strict)
+{
+	const struct map_mem_args *a = run->args;
+	uint32_t bad = refused_flags(t, a->map_flags);
+	char flags[128];
+
+	if (!strict)
+		return 0;
+	if (mb_run_opt_given(run, "key_size") && t->array && a->key_size != 4)
+		return mb_run_usage(run, "--key_size %u: %s keys are 4-byte indexes (must be 4)",
+				    a->key_size, t->name);
+	if (mb_run_opt_given(run, "key_size") && t->type == BPF_MAP_TYPE_BLOOM_FILTER)
+		return mb_run_usage(run, "--key_size %u: bloom_filter has no key (leave it out)",
+				    a->key_size);
+	if (t->type == BPF_MAP_TYPE_LPM_TRIE && a->key_size > MM_LPM_MAX_DATA)
+		return mb_run_usage(run, "--key_size %u: lpm_trie keys hold 1..%d data bytes after the prefix length",
+				    a->key_size, MM_LPM_MAX_DATA);
+	if (mb_run_opt_given(run, "value_size") && t->map_in_map && a->value_size != 4)
+		return mb_run_usage(run, "--value_size %u: %s values are inner map fds (must be 4)",
+				    a->value_size, t->name);
+	if (bad) {
+		mb_map_flags_format(bad, flags, sizeof(flags));
+		return mb_run_usage(run, "--map_flags %s: %s does not take %s", flags, t->name,
+				    flags);
+	}
+	return 0;
+}
+
+static int map_mem_validate(struct mb_run *run)
+{
+	const struct map_mem_args *a = run->args;
+	bool strict = mb_run_opt_given(run, "map_type") && a->types != all_types();
+	uint32_t smallest = UINT32_MAX, largest = 0, taken = 0;
+	char flags[128];
+	int err;
+
+	for (uint32_t i = 0; i < a->sizes.n; i++) {
+		smallest = a->sizes.v[i] < smallest ? a->sizes.v[i] : smallest;
+		largest = a->sizes.v[i] > largest ? a->sizes.v[i] : largest;
+	}
+	if (a->nr_entries > smallest)
+		return mb_run_usage(run, "--nr_entries %u: must be at most the smallest --max_entries (%u)",
+				    a->nr_entries, smallest);
+	for (int i = 0; mb_map_types[i].name; i++) {
+		const struct mb_map_type_info *t = &mb_map_types[i];
+		struct mm_layout l;
+
+		if (!(a->types & (1u << i)))
+			continue;
+		err = check_type(run, t, strict);
+		if (err)
+			return err;
+		taken |= a->map_flags & ~refused_flags(t, a->map_flags);
+		/* Distinct keys need enough key bytes (sizes only: no buffers yet). */
+		l = (struct mm_layout){ .t = t, .key_size = t->array ? 4 :
+			t->type == BPF_MAP_TYPE_LPM_TRIE ? 4 + a->key_size :
+			t->type == BPF_MAP_TYPE_BLOOM_FILTER ? 0 : a->key_size };
+		if (!mm_keys_fit(&l, nr_to_insert(a, largest)))
+			return mb_run_usage(run, "--key_size %u: %s keys of %u bytes give %llu distinct keys, fewer than the %u entries to insert",
+					    a->key_size, t->name, a->key_size,
+					    1ULL << (8 * a->key_size), nr_to_insert(a, largest));
+	}
+	if (a->map_flags & ~taken) {
+		mb_map_flags_format(a->map_flags & ~taken, flags, sizeof(flags));
+		return mb_run_usage(run, "--map_flags %s: no selected map type takes %s", flags,
+				    flags);
+	}
+	return 0;
+}
+
+/* ---- progress on a terminal ---- */
+
+/*
+ * The phase now running (creating, filling, ...), as a status line on stderr when it is a
+ * terminal and -q is not given: a 1M-entry fill or delete takes many seconds. The fill, delete
+ * and count loops call the stop callback once per chunk of entries, which redraws it. Never in
+ * the stdout document.
+ */
+static struct {
+	bool on;
+	char what[128];
+	uint32_t nr, chunk, calls;
+	uint64_t t0, drawn;
+} prog;
+
+static void phase_draw(void)
+{
+	double s = (double)(mb_now_ns() - prog.t0) / 1e9;
+	uint64_t done = (uint64_t)prog.calls * prog.chunk;
+	char line[256];
+
+	if (prog.nr)
+		snprintf(line, sizeof(line), "%s: %.0f %% of %u, %.1f s", prog.what,
+			 100.0 * (double)(done < prog.nr ? done : prog.nr) / prog.nr, prog.nr, s);
+	else
+		snprintf(line, sizeof(line), "%s, %.1f s", prog.what, s);
+	prog.drawn = mb_now_ns();
+	mb_log_status(line);
+}
+
+/* A phase starts: @nr entries in chunks of @chunk (0: no count to show). */
+static void phase(uint32_t nr, uint32_t chunk, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!prog.on)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(prog.what, sizeof(prog.what), fmt, ap);
+	va_end(ap);
+	prog.nr = nr;
+	prog.chunk = chunk;
+	prog.calls = 0;
+	prog.t0 = mb_now_ns();
+	phase_draw();
+}
+
+/* The stop callback of the loops: redraw at most 5 times a second. */
+static bool phase_tick(void)
+{
+	if (prog.on) {
+		prog.calls++;
+		if (mb_now_ns() - prog.drawn > 200000000ULL)
+			phase_draw();
+	}
+	return mb_interrupted();
+}
+
+static void phase_clear(void)
+{
+	if (prog.on)
+		mb_log_status(NULL);
+}
+
+/* ---- one measurement ---- */
+
+static double delta(uint64_t now, uint64_t base)
+{
+	return (double)now - (double)base;
+}
+
+/*
+ * Per-CPU memory in use system-wide (/proc/meminfo "Percpu": populated pages of every CPU).
+ * Per-CPU values allocated while a map is created are not charged to the creator's cgroup
+ * (map_create records the map's cgroup after the allocation, and bpf_map_alloc_percpu charges
+ * the map's), so map-mem shows their growth beside the cgroup's figures.
+ */
+static double percpu_now(void)
+{
+	char line[128];
+	double v = NAN;
+	unsigned long long kb;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return NAN;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Percpu: %llu kB", &kb) == 1)
+			v = (double)kb * 1024;
+	fclose(f);
+	return v;
+}
+
+static double memlock_of(int fd)
+{
+	uint64_t v;
+
+	return mb_map_memlock(fd, &v) ? NAN : (double)v;
+}
+
+static void row_fail(struct mm_state *st, struct mm_row *r, int err, const char *what)
+{
+	char why[256];
+
+	if (err == -EINTR) {
+		r->err = err;
+		snprintf(r->why, sizeof(r->why), "interrupted");
+		return;
+	}
+	if (err == -524)	/* ENOTSUPP, which strerror does not know */
+		snprintf(why, sizeof(why), "%s: this map type does not support the operation (ENOTSUPP)",
+			 what);
+	else
+		mb_explain_map_create(err, what, why, sizeof(why));
+	r->err = err;
+	snprintf(r->why, sizeof(r->why), "%s", why);
+	if (!st->first_err) {
+		st->first_err = err;
+		snprintf(st->first_why, sizeof(st->first_why), "%s", why);
+	}
+	st->nr_failed++;
+}
+
+static bool read_charged(struct mm_state *st, struct mm_row *r, struct mb_memcg_usage *u)
+{
+	return r->memcg && !mb_memcg_read(&st->cg, u);
+}
+
+static void wait_release(struct mb_run *run, struct mm_state *st, uint64_t target,
+			 struct mb_memcg_wait *w, bool *waited)
+{
+	const struct map_mem_args *a = run->args;
+
+	*waited = a->release_timeout_ms > 0;
+	if (mb_memcg_wait_release(&st->cg, target, a->release_timeout_ms ? a->settle_ms : 0,
+				  a->release_timeout_ms, phase_tick, w))
+		memset(w, 0, sizeof(*w));
+}
+
+/* An empty row, and its fresh cgroup joined: the charge's slack, @base its first reading. */
+static uint64_t row_begin(struct mm_state *st, uint32_t max_entries, uint32_t nr,
+			  struct mm_row *r, struct mb_memcg_usage *base)
+{
+	uint64_t slack = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->max_entries = max_entries;
+	r->nr = nr;
+	r->created = r->filled = r->deleted_now = r->deleted = r->closed = NAN;
+	r->usage_created = r->usage_filled = r->peak = NAN;
+	r->memlock_created = r->memlock_filled = r->memlock_deleted = NAN;
+	r->fill_ms = r->delete_ms = NAN;
+	r->percpu_created = r->percpu_filled = r->percpu_values = NAN;
+	st->nr_rows++;
+	/* A fresh cgroup, joined before the map exists: the map is charged where it is made. */
+	if (st->memcg_ok) {
+		r->memcg = !mb_memcg_enter(&st->site, &st->cg, r->memcg_why, sizeof(r->memcg_why));
+		if (r->memcg && mb_memcg_read(&st->cg, base)) {
+			snprintf(r->memcg_why, sizeof(r->memcg_why),
+				 "cannot read the files of the row's memory cgroup");
+			r->memcg = false;
+		}
+		slack = mb_memcg_slack(&st->cg);
+	} else {
+		snprintf(r->memcg_why, sizeof(r->memcg_why), "%s", st->memcg_why);
+	}
+	return slack;
+}
+
+/* Entries holding a value after the fill, and the per-CPU values they have. */
+static void count_entries(struct mm_layout *l, int fd, uint32_t max_entries, struct mm_row *r)
+{
+	/* Every array slot holds a value; an LRU map may have evicted some entries. */
+	phase(0, 0, "map-mem: %s, %u entries: counting", l->t->name, max_entries);
+	if (l->t->array && !l->t->map_in_map)
+		r->entries = max_entries;
+	else if (l->t->lru && mm_count(l, fd, &r->entries, phase_tick))
+		r->entries = r->nr;
+	else if (!l->t->lru)
+		r->entries = r->nr;
+	r->percpu_values = mm_percpu_values_bytes(l, max_entries, r->entries);
+	r->percpu_charged = mm_percpu_charged(l);
+}
+
+static void measure(struct mb_run *run, struct mm_state *st, struct mm_layout *l,
+		    uint32_t max_entries, struct mm_row *r)
+{
+	struct mb_memcg_usage base = {}, u;
+	uint64_t t0, slack = row_begin(st, max_entries, nr_to_insert(run->args, max_entries), r,
+				       &base);
+	double percpu0;
+	int fd, err;
+
+	percpu0 = percpu_now();
+	phase(0, 0, "map-mem: %s, %u entries: creating", l->t->name, max_entries);
+	fd = mm_create(l, max_entries);
+	if (fd < 0) {
+		row_fail(st, r, fd, "creating the map");
+		goto out;
+	}
+	r->memlock_created = memlock_of(fd);
+	r->percpu_created = percpu_now() - percpu0;
+	if (read_charged(st, r, &u)) {
+		r->created = delta(u.charged, base.charged);
+		r->usage_created = delta(u.usage, base.usage);
+	}
+
+	phase(r->nr, l->chunk, "map-mem: %s, %u entries: filling", l->t->name, max_entries);
+	t0 = mb_now_ns();
+	err = mm_fill(l, fd, r->nr, &r->fill_batched, phase_tick);
+	r->fill_ms = (double)(mb_now_ns() - t0) / 1e6;
+	if (err) {
+		row_fail(st, r, err, "filling the map");
+		goto close;
+	}
+	r->memlock_filled = memlock_of(fd);
+	r->percpu_filled = percpu_now() - percpu0;
+	if (read_charged(st, r, &u)) {
+		r->filled = delta(u.charged, base.charged);
+		r->usage_filled = delta(u.usage, base.usage);
+		r->peak = delta(st->cg.kmem ? u.kmem_peak : u.peak, st->cg.kmem ? base.kmem : base.usage);
+	}
+	count_entries(l, fd, max_entries, r);
+	if (mb_interrupted())
+		goto close;
+
+	phase(r->nr, l->chunk, "map-mem: %s, %u entries: deleting", l->t->name, max_entries);
+	t0 = mb_now_ns();
+	err = mm_delete(l, fd, r->nr, &r->delete_batched, phase_tick);
+	r->delete_ms = (double)(mb_now_ns() - t0) / 1e6;
+	r->can_delete = err != -EOPNOTSUPP;
+	if (!r->can_delete) {
+		r->delete_ms = NAN;
+	} else if (err) {
+		row_fail(st, r, err, "deleting every entry");
+		goto close;
+	} else {
+		r->memlock_deleted = memlock_of(fd);
+		if (read_charged(st, r, &u)) {
+			r->deleted_now = delta(u.charged, base.charged);
+			/* Deleted elements come back late (RCU); at best to the created size. */
+			phase(0, 0, "map-mem: %s, %u entries: waiting for the deleted entries' release",
+			      l->t->name, max_entries);
+			wait_release(run, st, base.charged + (uint64_t)fmax(r->created, 0) + slack,
+				     &r->del_wait, &r->del_waited);
+			r->deleted = delta(r->del_wait.end_bytes, base.charged);
+		}
+	}
+close:
+	close(fd);
+	if (!r->err && r->memcg && !mb_interrupted()) {
+		/* The map itself is freed later still, from a workqueue after RCU. */
+		phase(0, 0, "map-mem: %s, %u entries: waiting for the closed map's release",
+		      l->t->name, max_entries);
+		wait_release(run, st, base.charged + slack, &r->close_wait, &r->close_waited);
+		r->closed = delta(r->close_wait.end_bytes, base.charged);
+	}
+out:
+	phase_clear();
+	if (st->cg.created) {
+		err = mb_memcg_leave(&st->cg);
+		if (err)
+			mb_run_warn(run, "cannot remove the memory cgroup %s: %s", st->cg.path,
+				    strerror(-err));
+	}
+}
+
+/* ---- output ---- */
+
+static struct mb_json *num_or_null(double v)
+{
+	return isnan(v) ? mb_json_null() : mb_json_number(v);
+}
+
+static struct mb_json *wait_json(const struct mb_memcg_wait *w, bool waited)
+{
+	struct mb_json *o;
+
+	if (!waited)
+		return mb_json_null();
+	o = mb_json_object();
+	mb_json_set_num(o, "release_ms", (double)w->release_ms);
+	mb_json_set_num(o, "waited_ms", (double)w->waited_ms);
+	mb_json_set_bool(o, "reached", w->reached);
+	mb_json_set_bool(o, "settled", w->settled);
+	mb_json_set_bool(o, "interrupted", w->interrupted);
+	return o;
+}
+
+static struct mb_json *row_json(const struct mm_row *r)
+{
+	struct mb_json *o = mb_json_object();
+	double e = (double)r->entries;
+	/* memlock counts per-CPU values; where the charge leaves them out, they are added. */
+	double compared = r->filled + (isnan(r->percpu_values) || r->percpu_charged ? 0 :
+				       r->percpu_values);
+
+	mb_json_set_num(o, "max_entries", r->max_entries);
+	mb_json_set_num(o, "nr_entries", r->nr);
+	mb_json_set_str(o, "error", r->err ? r->why : NULL);
+	mb_json_set_num(o, "entries", e);
+	mb_json_set(o, "memcg_reason", r->memcg ? mb_json_null() : mb_json_string(r->memcg_why));
+	mb_json_set(o, "created_bytes", num_or_null(r->created));
+	mb_json_set(o, "filled_bytes", num_or_null(r->filled));
+	mb_json_set(o, "bytes_per_entry", num_or_null(e > 0 ? r->filled / e : NAN));
+	mb_json_set(o, "added_bytes_per_entry",
+		    num_or_null(e > 0 ? (r->filled - r->created) / e : NAN));
+	mb_json_set(o, "peak_bytes", num_or_null(r->peak));
+	mb_json_set(o, "percpu_created_bytes", num_or_null(r->percpu_created));
+	mb_json_set(o, "percpu_filled_bytes", num_or_null(r->percpu_filled));
+	mb_json_set(o, "usage_created_bytes", num_or_null(r->usage_created));
+	mb_json_set(o, "usage_filled_bytes", num_or_null(r->usage_filled));
+	mb_json_set(o, "memlock_created_bytes", num_or_null(r->memlock_created));
+	mb_json_set(o, "memlock_filled_bytes", num_or_null(r->memlock_filled));
+	mb_json_set(o, "memlock_deleted_bytes", num_or_null(r->memlock_deleted));
+	mb_json_set(o, "percpu_values_bytes", num_or_null(r->percpu_values));
+	mb_json_set(o, "compared_bytes", num_or_null(compared));
+	mb_json_set(o, "memlock_error", num_or_null(compared > 0 ?
+		    (r->memlock_filled - compared) / compared : NAN));
+	mb_json_set_bool(o, "can_delete", r->can_delete);
+	mb_json_set(o, "deleted_immediate_bytes", num_or_null(r->deleted_now));
+	mb_json_set(o, "deleted_bytes", num_or_null(r->deleted));
+	mb_json_set(o, "delete_release", wait_json(&r->del_wait, r->del_waited && r->memcg &&
+						   r->can_delete && !isnan(r->deleted)));
+	mb_json_set(o, "closed_bytes", num_or_null(r->closed));
+	mb_json_set(o, "close_release", wait_json(&r->close_wait, r->close_waited &&
+						  !isnan(r->closed)));
+	mb_json_set(o, "fill_ms", num_or_null(r->fill_ms));
+	mb_json_set(o, "delete_ms", num_or_null(r->delete_ms));
+	mb_json_set_str(o, "fill_method", r->err && isnan(r->fill_ms) ? NULL :
+				r->fill_batched ? "batch" : "single");
+	return o;
+}
+
+static struct mb_json *type_json(const struct mm_layout *l)
+{
+	struct mb_json *o = mb_json_object();
+	char flags[128];
+
+	mb_map_flags_format(l->flags, flags, sizeof(flags));
+	mb_json_set_num(o, "key_size", l->key_size);
+	mb_json_set_num(o, "value_size", l->value_size);
+	mb_json_set_bool(o, "percpu", l->t->percpu);
+	mb_json_set(o, "percpu_values_charged", l->t->percpu ?
+		    mb_json_bool(mm_percpu_charged(l)) : mb_json_null());
+	mb_json_set_str(o, "map_flags", flags);
+	mb_json_set(o, "rows", mb_json_array());
+	return o;
+}
+
+/* ---- the bench ---- */
+
+static int map_mem_setup(struct mb_run *run)
+{
+	const struct map_mem_args *a = run->args;
+	struct mm_state *st = calloc(1, sizeof(*st));
+	struct mb_json *mc;
+	bool inner = false;
+	char why[256];
+
+	if (!st)
+		return -ENOMEM;
+	run->priv = st;
+	run->runner = "syscall";
+	st->inner_fd = -1;
+	prog.on = isatty(STDERR_FILENO) && !mb_log_quiet();
+	for (int i = 0; mb_map_types[i].name; i++)
+		inner |= (a->types & (1u << i)) && mb_map_types[i].map_in_map;
+	/* Made before any measurement's cgroup exists, so no row is charged for it. */
+	if (inner) {
+		st->inner_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "mb_mem_inner", 4, 4, 1, NULL);
+		if (st->inner_fd < 0) {
+			mb_explain_map_create(-errno, "creating the inner map for map-in-map types",
+					      why, sizeof(why));
+			return mb_run_fail(run, -errno, "%s", why);
+		}
+	}
+	st->memcg_ok = !mb_memcg_detect_self(&st->site, st->memcg_why, sizeof(st->memcg_why));
+	/* A trial cgroup: whether one can be made and joined is checked once, up front. */
+	if (st->memcg_ok && mb_memcg_enter(&st->site, &st->cg, st->memcg_why,
+					   sizeof(st->memcg_why)))
+		st->memcg_ok = false;
+	if (st->cg.created && mb_memcg_leave(&st->cg))
+		mb_run_warn(run, "cannot remove the memory cgroup %s", st->cg.path);
+	if (!st->memcg_ok)
+		mb_run_warn(run, "memory figures unavailable (%s): only memlock is measured",
+			    st->memcg_why);
+	mc = mem_memcg_json(&st->cg, st->memcg_ok, st->memcg_why);
+	if (st->memcg_ok) {
+		/* Each row has its own cgroup under this folder. */
+		mb_json_set(mc, "path", mb_json_null());
+		mb_json_set_str(mc, "parent", st->site.parent);
+	}
+	mb_json_set(mb_run_extra(run), "memcg", mc);
+	mb_json_set_num(mb_run_extra(run), "settle_ms", a->settle_ms);
+	mb_json_set_num(mb_run_extra(run), "release_timeout_ms", a->release_timeout_ms);
+	return 0;
+}
+
+static int measure_type(struct mb_run *run, struct mm_state *st,
+			const struct mb_map_type_info *t, struct mb_json *footprint)
+{
+	const struct map_mem_args *a = run->args;
+	FILE *f = mb_progress_stream();
+	struct mb_json *tj, *rows, *row;
+	struct mm_layout l;
+	char why[256];
+	int err;
+
+	err = mm_layout_init(&l, t, a->key_size, a->value_size, a->map_flags, st->inner_fd);
+	if (err)
+		return mb_run_fail(run, err, "%s: cannot allocate buffers: %s", t->name,
+				   strerror(-err));
+	tj = type_json(&l);
+	mb_json_set(footprint, t->name, tj);
+	tj = mb_json_get(footprint, t->name);
+	rows = mb_json_get(tj, "rows");
+	mm_print_header(f, t->name, tj, mb_run_extra(run));
+	if (mb_probe_map_type(t->type, t->name, why, sizeof(why))) {
+		fprintf(f, "%11s skipped: %s\n", "", why);
+		mb_json_set_str(tj, "skipped", why);
+	} else {
+		for (uint32_t i = 0; i < a->sizes.n && !mb_interrupted(); i++) {
+			struct mm_row r;
+
+			measure(run, st, &l, a->sizes.v[i], &r);
+			row = row_json(&r);
+			mm_print_row(f, row, t->percpu, mb_run_extra(run));
+			fflush(f);
+			mb_json_append(rows, row);
+		}
+		mm_print_note(f, t->name, tj);
+	}
+	mm_layout_free(&l);
+	return 0;
+}
+
+static int map_mem_run_once(struct mb_run *run)
+{
+	const struct map_mem_args *a = run->args;
+	struct mm_state *st = run->priv;
+	struct mb_json *footprint = mb_json_child(mb_run_extra(run), "footprint");
+	int err;
+
+	for (int i = 0; mb_map_types[i].name && !mb_interrupted(); i++) {
+		if (!(a->types & (1u << i)))
+			continue;
+		err = measure_type(run, st, &mb_map_types[i], footprint);
+		if (err)
+			return err;
+	}
+	mm_print_legend(mb_progress_stream());
+	if (st->nr_failed)
+		return mb_run_fail(run, st->first_err, "%d of %d measurements failed; the first: %s",
+				   st->nr_failed, st->nr_rows, st->first_why);
+	return 0;
+}
+
+static void map_mem_teardown(struct mb_run *run)
+{
+	struct mm_state *st = run->priv;
+
+	if (!st)
+		return;
+	if (st->cg.created && mb_memcg_leave(&st->cg))
+		mb_run_warn(run, "cannot remove the memory cgroup %s", st->cg.path);
+	if (st->inner_fd >= 0)
+		close(st->inner_fd);
+	free(st);
+	run->priv = NULL;
+}
+
+const struct mb_bench mb_bench_map_mem = {
+	.name = "map-mem",
+	.family = "memory",
+	.desc = "memory footprint of every map type: charged at creation, filled, emptied, closed, beside memlock",
+	.opts = map_mem_opts,
+	.args_size = sizeof(struct map_mem_args),
+	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,
+	.text = &mm_text,
+	.validate = map_mem_validate,
+	.setup = map_mem_setup,
+	.run_once = map_mem_run_once,
+	.teardown = map_mem_teardown,
+};

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* map-mem internals: how one map type is laid out, created, filled and emptied from user space. */
+#ifndef MB_BENCHS_MAP_MEM_H
+#define MB_BENCHS_MAP_MEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "maps/maps.h"
+
+struct mb_json;
+
+#define MM_LPM_MAX_DATA		256	/* bytes of an LPM trie key after its prefix length */
+
+/* How keys and values of one map type look, and the buffers that carry them. */
+struct mm_layout {
+	const struct mb_map_type_info *t;
+	uint32_t key_size;	/* as the kernel sees it: lpm_trie 4 + data, bloom_filter 0 */
+	uint32_t value_size;	/* per CPU for per-CPU maps */
+	uint32_t stride;	/* bytes of one value in user buffers (per-CPU: all CPUs) */
+	uint32_t flags;
+	int inner_fd;		/* map-in-map: the inner map every slot points to */
+	uint32_t chunk;		/* entries per buffer, per batch call */
+	void *keys, *values;
+};
+
+/*
+ * Sizes and flags of @t from the options: arrays take 4-byte index keys, map-in-map 4-byte fd
+ * values, lpm_trie @key_size data bytes after its prefix length (and BPF_F_NO_PREALLOC), the
+ * bloom filter no key; @flags keeps only what the type takes. Allocates and touches the
+ * buffers, so that filling later allocates nothing in user space. 0 or -errno.
+ */
+int mm_layout_init(struct mm_layout *l, const struct mb_map_type_info *t, uint32_t key_size,
+		   uint32_t value_size, uint32_t flags, int inner_fd);
+void mm_layout_free(struct mm_layout *l);
+
+/*
+ * Whether the per-CPU values of a per-CPU map are in its cgroup's charge: only those allocated
+ * on insert (no_prealloc); false for other maps.
+ */
+bool mm_percpu_charged(const struct mm_layout *l);
+/*
+ * Bytes of per-CPU values the map asks the per-CPU allocator for (computed, not measured):
+ * one 8-byte aligned value per possible CPU for every slot (preallocated) or entry present
+ * (no_prealloc). NAN for maps without per-CPU values.
+ */
+double mm_percpu_values_bytes(const struct mm_layout *l, uint32_t max_entries, uint64_t entries);
+
+/* Create the map: an fd or -errno. */
+int mm_create(const struct mm_layout *l, uint32_t max_entries);
+/*
+ * Insert keys 0..nr-1 (batches where the type has them). @batched says which way. Between
+ * batches @stop() may end it with -EINTR.
+ */
+int mm_fill(struct mm_layout *l, int fd, uint32_t nr, bool *batched, bool (*stop)(void));
+/*
+ * Delete keys 0..nr-1. -EOPNOTSUPP when the type has no delete, or (map-in-map) no batch
+ * delete, since every single delete there waits for an RCU grace period.
+ */
+int mm_delete(struct mm_layout *l, int fd, uint32_t nr, bool *batched, bool (*stop)(void));
+/* Entries in the map (by iteration): LRU maps may have evicted some. */
+int mm_count(struct mm_layout *l, int fd, uint64_t *n, bool (*stop)(void));
+/* Whether the type can hold @nr distinct keys of its key size. */
+bool mm_keys_fit(const struct mm_layout *l, uint64_t nr);
+
+/* Tables from the result's JSON: a type's header, one row, the legend (map_mem_text.c). */
+void mm_print_header(FILE *f, const char *type, const struct mb_json *tj,
+		     const struct mb_json *extra);
+void mm_print_row(FILE *f, const struct mb_json *row, bool percpu, const struct mb_json *extra);
+/* What the charge of this type's rows holds and leaves out, after its rows. */
+void mm_print_note(FILE *f, const char *type, const struct mb_json *tj);
+void mm_print_legend(FILE *f);
+extern const struct mb_text_style mm_text;
+
+#endif

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/* Text lines with the kernel bench's wording and units (docs/output.md, "Text"). */
+#include <math.h>
+
+#include "core/env.h"
+#include "util/log.h"
+#include "report.h"
+#include "core/summary.h"
+
+#define PM "\u00B1"	/* the kernel prints a UTF-8 plus-minus sign; scripts match it */
+
+void mb_text_iter_prefix(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
+{
+	double dev_us = ((double)s->elapsed_ns - run->env->interval_ms * 1e6) / 1000.0;
+
+	fprintf(f, "Iter %3d (%7.3lfus): ", iter, dev_us);
+}
+
+const char *mb_text_num(char *buf, size_t len, int width, int prec, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "%*s", width, "n/a");
+	else
+		snprintf(buf, len, "%*.*f", width, prec, v);
+	return buf;
+}
+
+const char *mb_text_cv(char *buf, size_t len, double cv)
+{
+	if (isnan(cv))
+		snprintf(buf, len, "CV n/a");
+	else
+		snprintf(buf, len, "CV %.2f %%", cv * 100);
+	return buf;
+}
+
+void mb_text_notes(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
+{
+	char cv[32];
+
+	if (mb_log_quiet())
+		return;
+	if (run->status == MB_RUN_INTERRUPTED)
+		fprintf(f, "Interrupted: %d of %u samples measured\n", sum->n, run->env->duration);
+	if (sum->n < 2)
+		fprintf(f, "Spread: unknown: one sample cannot show noise (the \u00B1 and CV are n/a; -d2 or more measure them)\n");
+	else
+		fprintf(f, "Spread: throughput median %.3f M ops/s, min %.3f, max %.3f, CV %.2f %% over %d samples\n",
+			sum->throughput.median / 1e6, sum->throughput.min / 1e6,
+			sum->throughput.max / 1e6, sum->throughput.cv * 100, sum->n);
+	if (sum->has_kernel) {
+		fprintf(f, "Latency: in-kernel %.3f ns/op (median %.3f, %s), wall-clock %.3f ns/op",
+			sum->latency_kernel.mean, sum->latency_kernel.median,
+			mb_text_cv(cv, sizeof(cv), sum->latency_kernel.cv),
+			sum->latency_wall.mean);
+		if (!isnan(run->loop_overhead_ns))
+			fprintf(f, ", empty loop %.3f ns/op (%s%s)", run->loop_overhead_ns,
+				mb_loop_kind_names[run->loop.kind],
+				run->env->net ? ", subtracted" : "");
+		fputc('\n', f);
+	}
+	if (!sum->has_kernel && sum->cpu_share.n)
+		fprintf(f, "CPU: producers ran %.1f %% of the time, %.3f M ops per CPU-second each\n",
+			sum->cpu_share.mean * 100, sum->cpu_throughput.mean / 1e6);
+	if (sum->sum.errors)
+		fprintf(f, "Errors: %llu operations failed unexpectedly (they are counted in ops, not in hits)\n",
+			(unsigned long long)sum->sum.errors);
+	if (sum->nr_flagged) {
+		fprintf(f, "Noise: %d of %d samples flagged (", sum->nr_flagged, sum->n);
+		fprintf(f, "outlier %d, preempted %d, reference drift %d)", sum->nr_outlier,
+			sum->nr_preempted, sum->nr_ref_drift);
+		fputs(": rerun on a quieter machine or read the JSON samples\n", f);
+	}
+}
+
+/* hits/drops: count-*, bloom-lookup/update, hashmap-with(out)-bloom */
+
+static void hits_drops_progress(FILE *f, const struct mb_run *run, int iter,
+				const struct mb_sample *s)
+{
+	double hits = mb_sample_rate(s, s->total.hits) / 1e6;
+	double drops = mb_sample_rate(s, s->total.misses) / 1e6;
+
+	mb_text_iter_prefix(f, run, iter, s);
+	fprintf(f, "hits %8.3lfM/s (%7.3lfM/prod), drops %8.3lfM/s, total operations %8.3lfM/s\n",
+		hits, hits / run->nr_producers, drops, hits + drops);
+}
+
+static void hits_drops_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
+{
+	char sd[3][32];
+
+	mb_text_notes(f, run, sum);
+	fprintf(f, "Summary: hits %8.3lf " PM " %5sM/s (%7.3lfM/prod), drops %8.3lf " PM
+		   " %5sM/s, total operations %8.3lf " PM " %5sM/s\n",
+		sum->hits.mean / 1e6, mb_text_num(sd[0], 32, 5, 3, sum->hits.stddev / 1e6),
+		sum->hits.mean / 1e6 / run->nr_producers, sum->misses.mean / 1e6,
+		mb_text_num(sd[1], 32, 5, 3, sum->misses.stddev / 1e6),
+		sum->total.mean / 1e6, mb_text_num(sd[2], 32, 5, 3, sum->total.stddev / 1e6));
+}
+
+const struct mb_text_style mb_text_hits_drops = {
+	.progress = hits_drops_progress,
+	.summary = hits_drops_summary,
+};
+
+/* ops: throughput and latency */
+
+static void ops_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
+{
+	double rate = mb_sample_rate(s, s->total.ops) / 1e6;
+
+	mb_text_iter_prefix(f, run, iter, s);
+	fprintf(f, "hits %8.3lfM/s (%7.3lfM/prod)\n", rate, rate / run->nr_producers);
+}
+
+static void ops_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
+{
+	/*
+	 * The kernel derives latency from throughput (1000 / M ops/s per producer). Where the
+	 * op was timed in the kernel, the measured in-kernel ns/op is printed instead.
+	 */
+	double lat = sum->has_kernel ? mb_summary_latency(run, sum) :
+				       1000.0 / (sum->throughput.mean / 1e6) * run->nr_producers;
+	char sd[32];
+
+	mb_text_notes(f, run, sum);
+	fprintf(f, "Summary: throughput %8.3lf " PM " %5s M ops/s (%7.3lfM ops/prod), latency %8.3lf ns/op\n",
+		sum->throughput.mean / 1e6,
+		mb_text_num(sd, sizeof(sd), 5, 3, sum->throughput.stddev / 1e6),
+		sum->throughput.mean / 1e6 / run->nr_producers, lat);
+}
+
+const struct mb_text_style mb_text_ops = {
+	.progress = ops_progress,
+	.summary = ops_summary,
+};
+
+/* false hits: bloom-false-positive */
+
+static double false_pct(uint64_t fh, uint64_t total)
+{
+	return total ? (double)fh * 100.0 / (double)total : 0;
+}
+
+static void false_hits_progress(FILE *f, const struct mb_run *run, int iter,
+				const struct mb_sample *s)
+{
+	uint64_t total = s->total.false_hits + s->total.hits + s->total.misses;
+
+	mb_text_iter_prefix(f, run, iter, s);
+	fprintf(f, "%ld false hits of %ld total operations. Percentage = %2.2f %%\n",
+		(long)s->total.false_hits, (long)total, false_pct(s->total.false_hits, total));
+}
+
+static void false_hits_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
+{
+	uint64_t total = sum->sum.false_hits + sum->sum.hits + sum->sum.misses;
+
+	mb_text_notes(f, run, sum);
+	fprintf(f, "Summary: %ld false hits of %ld total operations. Percentage =  %2.2f %%\n",
+		(long)sum->sum.false_hits, (long)total, false_pct(sum->sum.false_hits, total));
+}
+
+const struct mb_text_style mb_text_false_hits = {
+	.progress = false_hits_progress,
+	.summary = false_hits_summary,
+};
+
+/* fractional second: rates per second of in-kernel time (refills excluded) */
+
+static void frac_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
+{
+	double rate = s->total.kernel_ns ?
+			      (double)s->total.ops / 1e6 / ((double)s->total.kernel_ns / 1e9) : 0;
+
+	mb_text_iter_prefix(f, run, iter, s);
+	fprintf(f, "hits %8.3lf%c/s (%7.3lf%c/prod)\n", rate * run->nr_producers, 'M', rate, 'M');
+}
+
+static void frac_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
+{
+	double rate = sum->kernel_throughput.mean / 1e6;
+	char sd[32];
+
+	mb_text_notes(f, run, sum);
+	fprintf(f, "Summary: throughput %8.3lf " PM " %5s %c ops/s (%7.3lf%c ops/prod), latency %8.3lf %s/op\n",
+		rate, mb_text_num(sd, sizeof(sd), 5, 3, sum->kernel_throughput.stddev / 1e6), 'M',
+		rate / run->nr_producers, 'M',
+		sum->has_kernel ? mb_summary_latency(run, sum) : 0.0, "ns");
+}
+
+const struct mb_text_style mb_text_frac_second = {
+	.progress = frac_progress,
+	.summary = frac_summary,
+};

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * What plain runs and sweeps share around their runs: preparing each run from the command
+ * line, the checks before measuring (options, baseline, noise preflight), the exit status, and
+ * after the document is built, the comparison with --baseline and --save-baseline.
+ */
+#ifndef MB_SESSION_H
+#define MB_SESSION_H
+
+#include "core/bench.h"
+#include "cli/cli.h"
+#include "core/env.h"
+
+struct mb_json;
+
+struct mb_session {
+	struct mb_env *env;		/* the document's env: context, output, baseline options */
+	struct mb_json *baseline;	/* --baseline, loaded before anything runs */
+};
+
+/*
+ * Initialise @run for @bench with @env, then apply @words ("--name value" pairs, from @origin:
+ * the default suite, a sweep preset) and the command line's bench options, in that order.
+ * Returns 0 or -EINVAL (reported).
+ */
+int mb_session_prepare_run(struct mb_cli *cli, struct mb_run *run, int pos,
+			   const struct mb_bench *bench,
+			   const struct mb_env *env, const char *const *words, const char *origin);
+
+/*
+ * Look up @nr bench names into @out; an unknown name gets one error line with the closest
+ * names. Returns 0 or -EINVAL.
+ */
+int mb_session_resolve(const char *const *names, int nr, const struct mb_bench **out);
+
+/*
+ * Global options that only make sense together (--threshold without --baseline, ...), and
+ * whether -o FILE and --save-baseline can be written (mb_output_check).
+ */
+int mb_session_check_options(const struct mb_cli *cli);
+
+/*
+ * Just before measuring: load --baseline (exit status 2 if it cannot be read), run the noise
+ * preflight (77 with --strict and a warning), set up libbpf logging and signals. Returns 0 to go
+ * on, else the exit status.
+ */
+int mb_session_begin(struct mb_session *s, struct mb_env *env, int max_producers);
+
+/* The exit status of @ran runs out of @nr: interrupted, failed, all skipped, or ok. */
+int mb_session_status(const struct mb_run *runs, int nr, int ran);
+
+/*
+ * After the runs: compare @doc with the baseline (printed on the progress stream) and save it
+ * with --save-baseline. Returns @status, or 1 on a regression with --fail-on-regression or when
+ * the baseline cannot be saved.
+ */
+int mb_session_end(struct mb_session *s, const struct mb_json *doc, int status);
+void mb_session_free(struct mb_session *s);
+
+#endif
