@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "commands.h"
-#include "compare.h"
+#include "output/compare.h"
 #include "output/doc.h"
 #include "util/json.h"
 #include "util/log.h"

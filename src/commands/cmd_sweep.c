@@ -228,7 +228,7 @@ int mb_cmd_sweep(int argc, char **argv)
 	status = mb_session_begin(&session, &sw->cli.env, max_producers(sw));
 	if (status)
 		goto out;
-	if (sweep_run_all(sw, &ran)) {
+	if (sweep_run_all(sw, &session, &ran)) {
 		status = MB_EXIT_FAIL;
 		goto out;
 	}

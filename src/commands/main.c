@@ -102,8 +102,7 @@ static int run_benches(struct mb_cli *cli)
 	if (status)
 		goto out;
 
-	for (ran = 0; ran < nr && !mb_interrupted(); ran++)
-		mb_run_execute(&runs[ran]);
+	ran = mb_session_execute(&session, runs, nr, NULL);
 	if ((suite || ran > 1 || (ran == 1 && runs[0].nr_parts > 1)) &&
 	    env->format == MB_FORMAT_TEXT && !env->output)
 		mb_report_table(mb_progress_stream(), runs, ran);

@@ -20,6 +20,7 @@
 struct mb_env;
 struct mb_json;
 struct mb_run;
+struct mb_sink;
 struct mb_text_style;
 
 #define MB_MAX_PRODUCERS	256
@@ -170,6 +171,7 @@ struct mb_run {
 	uint32_t ops_per_iter;		/* ops one loop iteration counts (0: 1), for --net */
 	void *kloop;			/* in-kernel loop state (reference program) */
 	struct mb_summary *summary;
+	struct mb_sink *sink;		/* where the runner sends the run's events (sink.h) */
 	struct mb_run *parts;		/* a split run's results (bench->split), or NULL */
 	int nr_parts;
 	char part_name[64];		/* a part: its value of bench->part_param */

@@ -11,7 +11,7 @@
 #include "kref.h"
 #include "harness.skel.h"
 #include "util/log.h"
-#include "runner.h"
+#include "run.h"
 
 #define KLOOP_MAX_ITERS		(1u << 23)	/* bpf_loop's limit */
 #define KLOOP_FIRST_ITERS	1024
@@ -20,21 +20,6 @@ struct kloop_state {
 	struct harness_bpf *ref;
 	struct mb_kref *kref;		/* the drift reference's calls (kref.c) */
 };
-
-int mb_kloop_call(int prog_fd, int slot, uint64_t iters, int cpu)
-{
-	__u64 args[MB_ARG_NR] = { [MB_ARG_SLOT] = (__u64)slot, [MB_ARG_ITERS] = iters };
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
-
-	if (cpu >= 0) {
-		/* The thread is pinned there already; the flag only guards against migration. */
-		opts.flags = BPF_F_TEST_RUN_ON_CPU;
-		opts.cpu = (__u32)cpu;
-	}
-	if (bpf_prog_test_run_opts(prog_fd, &opts))
-		return -errno;
-	return (int)opts.retval;
-}
 
 static void slot_to_counters(const struct mb_slot *s, uint32_t ops_per_iter,
 			     struct mb_counters *c)

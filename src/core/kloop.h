@@ -13,6 +13,7 @@
 
 #include "mb_shared.h"
 #include "bench.h"
+#include "kloop_call.h"
 
 struct mb_kloop_cfg {
 	int prog_fd;
@@ -31,11 +32,6 @@ struct mb_kloop_cfg {
 /* A producer hook body: loops until the run stops. Returns 0 or a negative errno. */
 int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_kloop_cfg *cfg);
 
-/*
- * Run one call of @prog_fd with @iters iterations for slot @slot on @cpu (-1: any).
- * Returns the program's return value (>= 0) or a negative errno.
- */
-int mb_kloop_call(int prog_fd, int slot, uint64_t iters, int cpu);
 
 /*
  * For producers that drive several programs in turn (and so cannot use mb_kloop_produce):

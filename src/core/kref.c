@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "env.h"
-#include "kloop.h"
+#include "kloop_call.h"
 #include "kref.h"
-#include "runner.h"
+#include "run.h"
 #include "util/stats.h"
 
 #define KREF_LOG	64		/* calls a producer keeps for the sampler: 4 intervals */

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "util/json.h"
-#include "runner.h"
+#include "run.h"
+#include "run_parts.h"
 #include "summary.h"
 
 void mb_run_parts_free(struct mb_run *run)

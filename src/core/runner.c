@@ -13,185 +13,11 @@
 #include "util/log.h"
 #include "loop_diag.h"
 #include "sys/probe.h"
-#include "output/report.h"
+#include "run.h"
+#include "run_parts.h"
 #include "runner.h"
+#include "sink.h"
 #include "summary.h"
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
-void mb_signals_install(void)
-{
-	/* A second SIGINT/SIGTERM kills at once (SA_RESETHAND): an escape if teardown hangs. */
-	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
-
-	/* No SA_RESTART: the sampler's sleep must return early with EINTR. */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
-bool mb_interrupted(void)
-{
-	return interrupted;
-}
-
-uint64_t mb_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-void mb_timestamp(char *buf, size_t len)
-{
-	struct timespec ts;
-	struct tm tm;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/* ---- messages from bench hooks ---- */
-
-int mb_run_usage(struct mb_run *run, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	mb_err("%s: %s", run->bench->name, msg);
-	return -EINVAL;
-}
-
-int mb_run_fail(struct mb_run *run, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(run->reason, sizeof(run->reason), fmt, ap);
-	va_end(ap);
-	run->status = MB_RUN_FAILED;
-	mb_err("%s: %s", run->bench->name, run->reason);
-	return err < 0 ? err : -EIO;
-}
-
-int mb_run_skip(struct mb_run *run, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(run->reason, sizeof(run->reason), fmt, ap);
-	va_end(ap);
-	run->status = MB_RUN_SKIPPED;
-	mb_err("%s: skipped: %s", run->bench->name, run->reason);
-	return -EOPNOTSUPP;
-}
-
-void mb_run_warn(struct mb_run *run, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	mb_warn("%s: %s", run->bench->name, msg);
-	mb_json_append(run->warnings, mb_json_string(msg));
-}
-
-struct mb_json *mb_run_extra(struct mb_run *run)
-{
-	return run->extra;
-}
-
-bool mb_run_opt_given(const struct mb_run *run, const char *name)
-{
-	int i = mb_opt_find(run->bench->opts, name);
-
-	return i >= 0 && i < 64 && (run->opts_given & (1ULL << i));
-}
-
-/* ---- counters shared between a producer and the sampler ---- */
-
-static void publish(struct mb_producer *p, const struct mb_counters *c, uint64_t wait_since)
-{
-	const uint64_t *src = (const uint64_t *)c;
-	uint64_t *dst = (uint64_t *)&p->pub;
-	unsigned int seq = __atomic_load_n(&p->seq, __ATOMIC_RELAXED);
-
-	__atomic_store_n(&p->seq, seq + 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	for (size_t i = 0; i < MB_COUNTERS_NR; i++)
-		__atomic_store_n(&dst[i], src[i], __ATOMIC_RELAXED);
-	__atomic_store_n(&p->wait_since, wait_since, __ATOMIC_RELAXED);
-	__atomic_store_n(&p->seq, seq + 2, __ATOMIC_RELEASE);
-}
-
-void mb_producer_publish(struct mb_producer *p, const struct mb_counters *c)
-{
-	/* Only the producer writes wait_since: its own plain read is exact. */
-	publish(p, c, p->wait_since);
-}
-
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-void mb_producer_wait_begin(struct mb_producer *p, const struct mb_counters *c)
-{
-	p->wait_cpu_ns = thread_cpu_ns();
-	publish(p, c, mb_now_ns());
-}
-
-void mb_producer_wait_end(struct mb_producer *p, struct mb_counters *c)
-{
-	if (p->wait_since) {
-		uint64_t wall = mb_now_ns() - p->wait_since, cpu = thread_cpu_ns() - p->wait_cpu_ns;
-
-		/* Entering and leaving the sleep, spinning first: CPU time, not a wait. */
-		c->wait_ns += wall > cpu ? wall - cpu : 0;
-	}
-	publish(p, c, 0);
-}
-
-void mb_producer_publish_stamped(struct mb_producer *p, struct mb_counters *c)
-{
-	c->end_ns = mb_now_ns();
-	mb_producer_publish(p, c);
-}
-
-void mb_producer_read(const struct mb_producer *p, struct mb_counters *c, uint64_t *wait_since)
-{
-	const uint64_t *src = (const uint64_t *)&p->pub;
-	uint64_t *dst = (uint64_t *)c;
-	unsigned int s1, s2;
-	uint64_t since;
-
-	do {
-		s1 = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
-		for (size_t i = 0; i < MB_COUNTERS_NR; i++)
-			dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
-		since = __atomic_load_n(&p->wait_since, __ATOMIC_RELAXED);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		s2 = __atomic_load_n(&p->seq, __ATOMIC_RELAXED);
-	} while ((s1 & 1) || s1 != s2);
-	if (wait_since)
-		*wait_since = since;
-}
 
 /* ---- set-up of a run ---- */
 
@@ -215,17 +41,6 @@ int mb_run_init(struct mb_run *run, const struct mb_bench *bench, const struct m
 		return -EINVAL;
 	}
 	return 0;
-}
-
-void mb_run_free_results(struct mb_run *run)
-{
-	for (int i = 0; run->samples && i < run->max_samples; i++)
-		free(run->samples[i].prod);
-	free(run->samples);
-	free(run->summary);
-	mb_json_free(run->extra);
-	mb_json_free(run->warnings);
-	mb_json_free(run->params);
 }
 
 void mb_run_free(struct mb_run *run)
@@ -406,7 +221,7 @@ static void wait_started(struct mb_run *run)
 
 	for (int i = 0; i < run->nr_producers; i++)
 		while (!__atomic_load_n(&run->prod[i].started, __ATOMIC_ACQUIRE) &&
-		       !mb_run_should_stop(run) && !interrupted)
+		       !mb_run_should_stop(run) && !mb_interrupted())
 			nanosleep(&ts, NULL);
 }
 
@@ -519,7 +334,6 @@ static void sample_loop(struct mb_run *run)
 	uint64_t interval = (uint64_t)env->interval_ms * 1000000ULL;
 	struct tally *last;
 	uint64_t t0, prev;
-	FILE *out = mb_progress_stream();
 
 	last = calloc((size_t)run->nr_producers, sizeof(*last));
 	if (!last) {
@@ -540,9 +354,9 @@ static void sample_loop(struct mb_run *run)
 		uint64_t now;
 
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR &&
-		       !interrupted)
+		       !mb_interrupted())
 			;
-		if (interrupted || mb_run_should_stop(run))
+		if (mb_interrupted() || mb_run_should_stop(run))
 			break;
 		now = mb_now_ns();
 		s->start_ns = prev - t0;
@@ -560,11 +374,7 @@ static void sample_loop(struct mb_run *run)
 			s->metric[m] = NAN;
 		if (run->bench->measure)
 			run->bench->measure(run, s);
-		if (run->bench->text && run->bench->text->progress) {
-			run->bench->text->progress(out, run, run->nr_samples, s);
-			/* Live in a pipe or file too: whoever watches the run sees each sample. */
-			fflush(out);
-		}
+		mb_sink_sample(run->sink, run, run->nr_samples, s);
 		run->nr_samples++;
 	}
 	warn_uncovered(run, last);
@@ -615,8 +425,7 @@ void mb_run_execute(struct mb_run *run)
 		mb_run_warn(run, "%d producers on %d online CPUs: the threads share CPUs, so the throughput measures CPU time-slicing, not map scalability",
 			    run->nr_producers, env->online.count);
 	}
-	if (!mb_log_quiet())
-		fprintf(mb_progress_stream(), "Setting up benchmark '%s'...\n", b->name);
+	mb_sink_run_begin(run->sink, run);
 	if (!probe_needs(run))
 		goto out;
 	/* Before set-up: every family that loads an op loop keeps the programs of this kind. */
@@ -636,13 +445,11 @@ void mb_run_execute(struct mb_run *run)
 			mb_run_fail(run, err, "setup failed: %s", strerror(-err));
 		goto teardown;
 	}
-	if (interrupted)
+	if (mb_interrupted())
 		goto teardown;
 	if (b->flags & MB_BENCH_KERNEL_LOOP)
 		mb_kloop_calibrate(run);
-	if (!mb_log_quiet())
-		fprintf(mb_progress_stream(), "Benchmark '%s' started.\n", b->name);
-	fflush(mb_progress_stream());
+	mb_sink_run_started(run->sink, run);
 	if (b->run_once) {
 		err = b->run_once(run);
 		if (err && run->status == MB_RUN_OK)
@@ -664,18 +471,14 @@ teardown:
 		b->teardown(run);
 	mb_kloop_release(run);
 out:
-	if (interrupted && run->status == MB_RUN_OK)
+	if (mb_interrupted() && run->status == MB_RUN_OK)
 		run->status = MB_RUN_INTERRUPTED;
 	mb_timestamp(run->end_time, sizeof(run->end_time));
 	if (run->status == MB_RUN_OK || run->status == MB_RUN_INTERRUPTED) {
 		run->summary = mb_summarize(run);
 		mb_run_parts_summarize(run);
-		for (int k = 0; k < mb_run_nr_results(run); k++) {
-			const struct mb_run *r = mb_run_result(run, k);
-
-			if (b->text && b->text->summary && r->summary)
-				b->text->summary(mb_progress_stream(), r, r->summary);
-		}
+		for (int k = 0; k < mb_run_nr_results(run); k++)
+			mb_sink_result(run->sink, mb_run_result(run, k));
 	}
-	fflush(mb_progress_stream());
+	mb_sink_run_end(run->sink, run);
 }

@@ -4,13 +4,14 @@
 #include <string.h>
 
 #include "output/baseline.h"
-#include "commands/compare.h"
+#include "output/compare.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/outfile.h"
 #include "preflight.h"
 #include "families/registry.h"
 #include "core/runner.h"
+#include "output/live_text.h"
 #include "session.h"
 
 int mb_session_prepare_run(struct mb_cli *cli, struct mb_run *run, int pos,
@@ -133,6 +134,19 @@ int mb_session_begin(struct mb_session *s, struct mb_env *env, int max_producers
 	mb_log_setup_libbpf();
 	mb_signals_install();
 	return 0;
+}
+
+int mb_session_execute(struct mb_session *s, struct mb_run *runs, int nr, struct mb_sink *sinks)
+{
+	int ran;
+
+	mb_live_text_sink_init(&s->live);
+	s->live.next = sinks;
+	for (ran = 0; ran < nr && !mb_interrupted(); ran++) {
+		runs[ran].sink = &s->live;
+		mb_run_execute(&runs[ran]);
+	}
+	return ran;
 }
 
 int mb_session_status(const struct mb_run *runs, int nr, int ran)

@@ -8,6 +8,7 @@
 #define MB_SESSION_H
 
 #include "core/bench.h"
+#include "core/sink.h"
 #include "cli/cli.h"
 #include "core/env.h"
 
@@ -16,6 +17,7 @@ struct mb_json;
 struct mb_session {
 	struct mb_env *env;		/* the document's env: context, output, baseline options */
 	struct mb_json *baseline;	/* --baseline, loaded before anything runs */
+	struct mb_sink live;		/* the live text lines: the first sink of every run */
 };
 
 /*
@@ -45,6 +47,13 @@ int mb_session_check_options(const struct mb_cli *cli);
  * on, else the exit status.
  */
 int mb_session_begin(struct mb_session *s, struct mb_env *env, int max_producers);
+
+/*
+ * Execute the plan's @nr runs one by one, each sending its events to the live text lines and
+ * then to @sinks (a chain, may be NULL), until all ran or a signal set the stop flag. Returns
+ * how many ran.
+ */
+int mb_session_execute(struct mb_session *s, struct mb_run *runs, int nr, struct mb_sink *sinks);
 
 /* The exit status of @ran runs out of @nr: interrupted, failed, all skipped, or ok. */
 int mb_session_status(const struct mb_run *runs, int nr, int ran);

@@ -16,6 +16,7 @@
 #include "sweep.h"
 
 struct mb_json;
+struct mb_session;
 
 #define MAX_PARAMS	(MB_CLI_LIST_MAX + MB_PRESET_MAX_PARAMS)
 #define MAX_BENCHES	16
@@ -93,7 +94,7 @@ int sweep_make_points(struct sweep *sw);
 /* Configure and validate a run per point; refused points are skipped where that is allowed. */
 int sweep_prepare_runs(struct sweep *sw);
 /* Run every point that has a run, with progress; *@ran: runs done (up to an interrupt). */
-int sweep_run_all(struct sweep *sw, int *ran);
+int sweep_run_all(struct sweep *sw, struct mb_session *session, int *ran);
 
 /* sweep_output.c: what a sweep shows and writes. */
 

@@ -150,15 +150,53 @@ static double run_estimate(const struct mb_env *env)
 	return (env->warmup + env->duration) * env->interval_ms / 1000.0 + RUN_OVERHEAD_S;
 }
 
-int sweep_run_all(struct sweep *sw, int *ran)
+/* The progress sink: a point's label when its run begins, its line when it ends. */
+struct sweep_progress {
+	struct sweep *sw;
+	struct mb_progress prog;
+	const struct spoint **point_of_run;
+};
+
+static const struct spoint *run_point(const struct sweep_progress *sp, const struct mb_run *run)
+{
+	return sp->point_of_run[run - sp->sw->runs];
+}
+
+static void progress_run_begin(struct mb_sink *sink, const struct mb_run *run)
+{
+	struct sweep_progress *sp = sink->priv;
+	char line[1024];
+
+	sweep_point_label(sp->sw, run_point(sp, run), line, sizeof(line));
+	mb_progress_begin(&sp->prog, line);
+}
+
+static void progress_run_end(struct mb_sink *sink, const struct mb_run *run)
+{
+	struct sweep_progress *sp = sink->priv;
+	char line[1024];
+
+	sweep_point_line(sp->sw, run_point(sp, run), line, sizeof(line));
+	mb_progress_end(&sp->prog, run_estimate(run->env), line);
+}
+
+int sweep_run_all(struct sweep *sw, struct mb_session *session, int *ran)
 {
 	struct mb_env *env = &sw->cli.env;
 	bool bar = !env->quiet && !env->verbose && isatty(STDERR_FILENO);
-	struct mb_progress prog;
+	struct sweep_progress sp = { .sw = sw };
+	struct mb_sink sink = { .run_begin = progress_run_begin, .run_end = progress_run_end,
+				.priv = &sp };
 	double est = 0;
-	char line[1024], dur[32];
+	char dur[32];
 	FILE *devnull = NULL;
 
+	sp.point_of_run = calloc((size_t)sw->nr_runs, sizeof(*sp.point_of_run));
+	if (!sp.point_of_run)
+		return -ENOMEM;
+	for (long i = 0; i < sw->nr_points; i++)
+		if (sw->points[i].run >= 0)
+			sp.point_of_run[sw->points[i].run] = &sw->points[i];
 	for (int i = 0; i < sw->nr_runs; i++)
 		est += run_estimate(&sw->envs[i]);
 	if (!env->quiet) {
@@ -169,27 +207,20 @@ int sweep_run_all(struct sweep *sw, int *ran)
 	/* Each run's kernel-style lines would bury the table: only -v shows them (on stderr). */
 	if (!env->verbose) {
 		devnull = fopen("/dev/null", "we");
-		if (!devnull)
+		if (!devnull) {
+			free(sp.point_of_run);
 			return -errno;
+		}
 	}
 	mb_log_init(env->quiet, env->verbose, devnull ? devnull : stderr);
-	mb_progress_start(&prog, sw->nr_runs, est, bar, !env->quiet && !env->verbose);
-	for (long i = 0; i < sw->nr_points && !mb_interrupted(); i++) {
-		struct spoint *p = &sw->points[i];
-
-		if (p->run < 0)
-			continue;
-		sweep_point_label(sw, p, line, sizeof(line));
-		mb_progress_begin(&prog, line);
-		mb_run_execute(&sw->runs[p->run]);
-		*ran = p->run + 1;
-		sweep_point_line(sw, p, line, sizeof(line));
-		mb_progress_end(&prog, run_estimate(&sw->envs[p->run]), line);
-	}
-	mb_progress_stop(&prog);
+	mb_progress_start(&sp.prog, sw->nr_runs, est, bar, !env->quiet && !env->verbose);
+	/* The points' runs were made in point order: the plan is the runs array. */
+	*ran = mb_session_execute(session, sw->runs, sw->nr_runs, &sink);
+	mb_progress_stop(&sp.prog);
 	mb_log_init(env->quiet, env->verbose,
 		    env->format == MB_FORMAT_JSON && !env->output ? stderr : stdout);
 	if (devnull)
 		fclose(devnull);
+	free(sp.point_of_run);
 	return 0;
 }

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "commands/compare.h"
+#include "output/compare.h"
 #include "output/doc.h"
 #include "util/json.h"
 #include "commands/plot.h"

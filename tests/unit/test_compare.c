@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "commands/compare.h"
+#include "output/compare.h"
 #include "output/doc.h"
 #include "util/json.h"
 

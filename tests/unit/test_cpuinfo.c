@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-#include "commands/compare_context.h"
+#include "output/compare_context.h"
 #include "sys/cpuinfo.h"
 #include "util/json.h"
 

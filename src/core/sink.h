@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Where a run's results go. The runner never prints: it tells the run's sink what happened
+ * (set-up begins, measuring starts, a sample was taken, a result was summarised, the run
+ * ended), and the sinks the session chained decide what to show or keep: the live kernel-style
+ * text lines, a sweep's progress bar, a document writer, a results database. A sink leaves out
+ * the events it has no use for (a NULL hook); each event goes to every sink of the chain, in
+ * order.
+ */
+#ifndef MB_SINK_H
+#define MB_SINK_H
+
+struct mb_run;
+struct mb_sample;
+
+struct mb_sink {
+	void (*run_begin)(struct mb_sink *sink, const struct mb_run *run);
+	void (*run_started)(struct mb_sink *sink, const struct mb_run *run);
+	void (*sample)(struct mb_sink *sink, const struct mb_run *run, int iter,
+		       const struct mb_sample *s);
+	/* Once per result: the run itself, or each part of a split run (bench.h). */
+	void (*result)(struct mb_sink *sink, const struct mb_run *result);
+	void (*run_end)(struct mb_sink *sink, const struct mb_run *run);
+	void *priv;
+	struct mb_sink *next;
+};
+
+/* Send an event down @sink's chain (NULL: nobody listens). */
+void mb_sink_run_begin(struct mb_sink *sink, const struct mb_run *run);
+void mb_sink_run_started(struct mb_sink *sink, const struct mb_run *run);
+void mb_sink_sample(struct mb_sink *sink, const struct mb_run *run, int iter,
+		    const struct mb_sample *s);
+void mb_sink_result(struct mb_sink *sink, const struct mb_run *result);
+void mb_sink_run_end(struct mb_sink *sink, const struct mb_run *run);
+
+/* Append @tail to the chain that starts at *@head. */
+void mb_sink_chain(struct mb_sink **head, struct mb_sink *tail);
+
+#endif
