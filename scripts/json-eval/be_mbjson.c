@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-/* src/json.c as mapbench uses it today: every number is a double. */
+/* src/util/json.c as mapbench uses it today: every number is a double. */
 #include <math.h>
 #include <stdlib.h>
 

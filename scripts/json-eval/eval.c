@@ -3,7 +3,7 @@
  * Measures one JSON implementation against what mapbench needs (docs/architecture.md, "JSON:
  * json.c or a library"). Not part of `make`; scripts/json-eval/run.sh builds and runs all three.
  * Build one by hand (from the repository root, bash), e.g. jansson:
- *   gcc -O2 -static -D_GNU_SOURCE -Isrc scripts/json-eval/{eval,be_jansson}.c -ljansson -lm -o je
+ *   gcc -O2 -static -D_GNU_SOURCE -Isrc/util scripts/json-eval/{eval,be_jansson}.c -ljansson -lm -o je
  */
 #include <errno.h>
 #include <math.h>
