@@ -225,29 +225,9 @@ static void compute(struct mb_stats *st, const double *v, int n)
 		memset(st, 0, sizeof(*st));
 }
 
-struct mb_summary *mb_summarize(struct mb_run *run)
+/* The measured samples (warm-up left out) into @ms, and their counters summed. */
+static void gather_samples(struct mb_run *run, struct mb_summary *sum, struct mb_sample **ms)
 {
-	int np = run->nr_producers, n = 0;
-	struct mb_summary *sum;
-	struct mb_sample **ms;
-	double *v, *primary;
-
-	for (int i = 0; i < run->nr_samples; i++)
-		n += !run->samples[i].warmup;
-	if (!n)
-		return NULL;
-	sum = calloc(1, sizeof(*sum) + 2 * (size_t)np * sizeof(struct mb_stats));
-	ms = calloc((size_t)n, sizeof(*ms));
-	v = calloc((size_t)n, sizeof(*v));
-	primary = calloc((size_t)n, sizeof(*primary));
-	if (!sum || !ms || !v || !primary) {
-		free(sum);
-		sum = NULL;
-		goto out;
-	}
-	sum->prod_tput = (struct mb_stats *)(sum + 1);
-	sum->prod_latency = sum->prod_tput + np;
-	sum->n = n;
 	for (int i = 0, j = 0; i < run->nr_samples; i++) {
 		struct mb_sample *s = &run->samples[i];
 		const uint64_t *src = (const uint64_t *)&s->total;
@@ -261,6 +241,13 @@ struct mb_summary *mb_summarize(struct mb_run *run)
 	}
 	sum->has_kernel = sum->sum.kernel_ns > 0;
 	sum->has_ref = sum->sum.ref_ops > 0;
+}
+
+/* Every figure of the whole run over the @n samples @ms (@v: scratch of @n). */
+static void summarize_series(struct mb_run *run, struct mb_summary *sum,
+			     struct mb_sample *const *ms, double *v, int n)
+{
+	int np = run->nr_producers;
 
 #define SERIES(_st, _expr)						\
 	do {								\
@@ -291,7 +278,13 @@ struct mb_summary *mb_summarize(struct mb_run *run)
 			v[i] = ms[i]->metric[m];
 		sum->has_metric[m] = !mb_stats_compute(v, (size_t)n, &sum->metric[m]);
 	}
-	for (int p = 0; p < np; p++) {
+}
+
+/* Each producer's throughput and in-kernel latency over the @n samples @ms. */
+static void summarize_producers(struct mb_run *run, struct mb_summary *sum,
+				struct mb_sample *const *ms, double *v, int n)
+{
+	for (int p = 0; p < run->nr_producers; p++) {
 		for (int i = 0; i < n; i++)
 			v[i] = mb_sample_prod_rate(ms[i], p, ms[i]->prod[p].ops);
 		compute(&sum->prod_tput[p], v, n);
@@ -301,6 +294,34 @@ struct mb_summary *mb_summarize(struct mb_run *run)
 				       NAN;
 		compute(&sum->prod_latency[p], v, n);
 	}
+}
+
+struct mb_summary *mb_summarize(struct mb_run *run)
+{
+	int np = run->nr_producers, n = 0;
+	struct mb_summary *sum;
+	struct mb_sample **ms;
+	double *v, *primary;
+
+	for (int i = 0; i < run->nr_samples; i++)
+		n += !run->samples[i].warmup;
+	if (!n)
+		return NULL;
+	sum = calloc(1, sizeof(*sum) + 2 * (size_t)np * sizeof(struct mb_stats));
+	ms = calloc((size_t)n, sizeof(*ms));
+	v = calloc((size_t)n, sizeof(*v));
+	primary = calloc((size_t)n, sizeof(*primary));
+	if (!sum || !ms || !v || !primary) {
+		free(sum);
+		sum = NULL;
+		goto out;
+	}
+	sum->prod_tput = (struct mb_stats *)(sum + 1);
+	sum->prod_latency = sum->prod_tput + np;
+	sum->n = n;
+	gather_samples(run, sum, ms);
+	summarize_series(run, sum, ms, v, n);
+	summarize_producers(run, sum, ms, v, n);
 	for (int i = 0; i < n; i++)
 		primary[i] = sum->has_kernel ? mb_sample_kernel_latency(ms[i]) :
 					       mb_sample_rate(ms[i], ms[i]->total.ops);

@@ -11,7 +11,7 @@
 #include "util/outfile.h"
 #include "output/report.h"
 #include "core/summary.h"
-#include "plan/sweep_cmd.h"
+#include "sweep_cmd.h"
 #include "output/table.h"
 
 /* ---- output ---- */
