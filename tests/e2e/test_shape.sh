@@ -43,10 +43,12 @@ shape_check() {
 		cp "$shape" "$GOLDEN/$name.shape"
 		echo "  wrote tests/golden/$name.shape"
 		pass "$name: golden file written"
-	elif diff -u "$GOLDEN/$name.shape" "$shape" >"$TMP/shape.diff"; then
+	elif diff -u --label "tests/golden/$name.shape" --label "now" "$GOLDEN/$name.shape" \
+		"$shape" >"$TMP/shape.diff"; then
 		pass "$name: shape as tests/golden/$name.shape"
 	else
-		fail "$name: shape differs from tests/golden/$name.shape (- golden, + now):"
+		: >"$ERR" # the run's stderr (warnings, progress) says nothing about the shape
+		fail "$name: shape differs from tests/golden/$name.shape (- golden, + now; the first 80 lines):"
 		head -n 80 "$TMP/shape.diff" | sed 's/^/    /'
 	fi
 }
