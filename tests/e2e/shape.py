@@ -101,8 +101,8 @@ def text_shape(text):
         if any(p.search(line) for p in TEXT_DROP):
             continue
         line = text_line(line)
-        # Consecutive Iter lines are one: how many there are follows -w/-d, and a bench that runs
-        # until its work is done (lru-dist, map-mem) prints as many as that took.
+        # Consecutive Iter lines are one: how many there are follows -w and -d, not the code
+        # (warm-up samples print the same line as measured ones).
         if line.startswith("Iter ") and out and out[-1] == line:
             continue
         out.append(line)
