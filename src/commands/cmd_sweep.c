@@ -175,8 +175,7 @@ int mb_cmd_sweep(int argc, char **argv)
 {
 	struct sweep *sw = calloc(1, sizeof(*sw));
 	struct mb_session session = { 0 };
-	struct mb_json *doc = NULL;
-	int status = MB_EXIT_USAGE, ran = 0, err;
+	int status = MB_EXIT_USAGE, err;
 
 	if (!sw) {
 		mb_err("out of memory");
@@ -228,22 +227,8 @@ int mb_cmd_sweep(int argc, char **argv)
 	status = mb_session_begin(&session, &sw->cli.env, max_producers(sw));
 	if (status)
 		goto out;
-	if (sweep_run_all(sw, &session, &ran)) {
-		status = MB_EXIT_FAIL;
-		goto out;
-	}
-	status = mb_session_status(sw->runs, sw->nr_runs, ran);
-	doc = mb_report_document(&sw->cli.env, sw->runs, ran);
-	if (!doc || mb_json_set(doc, "sweep", sweep_json(sw, ran))) {
-		mb_err("sweep: out of memory");
-		status = MB_EXIT_FAIL;
-		goto out;
-	}
-	if (sweep_output(sw, ran, doc) && status == MB_EXIT_OK)
-		status = MB_EXIT_FAIL;
-	status = mb_session_end(&session, doc, status);
+	status = sweep_run_all(sw, &session);
 out:
-	mb_json_free(doc);
 	mb_session_free(&session);
 	sweep_free(sw);
 	free(sw);

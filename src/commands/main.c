@@ -12,7 +12,7 @@
 #include "util/json.h"
 #include "util/log.h"
 #include "families/registry.h"
-#include "output/report.h"
+#include "output/doc_sink.h"
 #include "core/runner.h"
 #include "plan/session.h"
 #include "util/version.h"
@@ -54,8 +54,9 @@ static int run_benches(struct mb_cli *cli)
 	const struct mb_bench **benches;
 	struct mb_env *env = &cli->env;
 	struct mb_session session = { 0 };
+	struct mb_sink table, document;
+	bool show_table = false;
 	struct mb_run *runs = NULL;
-	struct mb_json *doc = NULL;
 	int nr = cli->nr_names, ran = 0, status = MB_EXIT_USAGE;
 
 	if (env->format == MB_FORMAT_MD) {
@@ -102,17 +103,15 @@ static int run_benches(struct mb_cli *cli)
 	if (status)
 		goto out;
 
-	ran = mb_session_execute(&session, runs, nr, NULL);
-	if ((suite || ran > 1 || (ran == 1 && runs[0].nr_parts > 1)) &&
-	    env->format == MB_FORMAT_TEXT && !env->output)
-		mb_report_table(mb_progress_stream(), runs, ran);
-	status = mb_session_status(runs, nr, ran);
-	doc = mb_report_document(env, runs, ran);
-	if (mb_report_write_doc(env, doc, runs, ran) && status == MB_EXIT_OK)
-		status = MB_EXIT_FAIL;
-	status = mb_session_end(&session, doc, status);
+	/* The runs' events: the live lines, then the table, the document, the baseline. */
+	mb_table_sink_init(&table, &show_table);
+	mb_doc_sink_init(&document, env);
+	table.next = &document;
+	ran = mb_session_execute(&session, runs, nr, &table);
+	show_table = (suite || ran > 1 || (ran == 1 && runs[0].nr_parts > 1)) &&
+		     env->format == MB_FORMAT_TEXT && !env->output;
+	status = mb_session_finish(&session, runs, nr, ran);
 out:
-	mb_json_free(doc);
 	mb_session_free(&session);
 	for (int i = 0; runs && i < nr; i++)
 		mb_run_free(&runs[i]);

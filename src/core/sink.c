@@ -39,6 +39,13 @@ void mb_sink_run_end(struct mb_sink *sink, const struct mb_run *run)
 			sink->run_end(sink, run);
 }
 
+void mb_sink_end(struct mb_sink *sink, struct mb_sink_end *end)
+{
+	for (; sink; sink = sink->next)
+		if (sink->end)
+			sink->end(sink, end);
+}
+
 void mb_sink_chain(struct mb_sink **head, struct mb_sink *tail)
 {
 	while (*head)

@@ -136,12 +136,16 @@ int mb_session_begin(struct mb_session *s, struct mb_env *env, int max_producers
 	return 0;
 }
 
+static void baseline_end(struct mb_sink *sink, struct mb_sink_end *e);
+
 int mb_session_execute(struct mb_session *s, struct mb_run *runs, int nr, struct mb_sink *sinks)
 {
 	int ran;
 
 	mb_live_text_sink_init(&s->live);
 	s->live.next = sinks;
+	s->baseline_sink = (struct mb_sink){ .end = baseline_end, .priv = s };
+	mb_sink_chain(&s->live.next, &s->baseline_sink);
 	for (ran = 0; ran < nr && !mb_interrupted(); ran++) {
 		runs[ran].sink = &s->live;
 		mb_run_execute(&runs[ran]);
@@ -203,7 +207,7 @@ static int compare_baseline(struct mb_session *s, const struct mb_json *doc, int
 	return status;
 }
 
-int mb_session_end(struct mb_session *s, const struct mb_json *doc, int status)
+static int baseline_status(struct mb_session *s, const struct mb_json *doc, int status)
 {
 	const struct mb_env *env = s->env;
 	char path[4096], err[1024];
@@ -224,6 +228,22 @@ int mb_session_end(struct mb_session *s, const struct mb_json *doc, int status)
 	if (!mb_log_quiet())
 		fprintf(mb_progress_stream(), "Saved baseline '%s' (%s)\n", env->save_baseline, path);
 	return status;
+}
+
+/* The last sink of every session: --baseline's comparison and --save-baseline. */
+static void baseline_end(struct mb_sink *sink, struct mb_sink_end *e)
+{
+	e->status = baseline_status(sink->priv, e->doc, e->status);
+}
+
+int mb_session_finish(struct mb_session *s, struct mb_run *runs, int nr, int ran)
+{
+	struct mb_sink_end e = { .runs = runs, .nr = nr, .ran = ran,
+				 .status = mb_session_status(runs, nr, ran) };
+
+	mb_sink_end(&s->live, &e);
+	mb_json_free(e.doc);
+	return e.status;
 }
 
 void mb_session_free(struct mb_session *s)

@@ -18,6 +18,7 @@ struct mb_session {
 	struct mb_env *env;		/* the document's env: context, output, baseline options */
 	struct mb_json *baseline;	/* --baseline, loaded before anything runs */
 	struct mb_sink live;		/* the live text lines: the first sink of every run */
+	struct mb_sink baseline_sink;	/* the last: --baseline and --save-baseline */
 };
 
 /*
@@ -59,11 +60,13 @@ int mb_session_execute(struct mb_session *s, struct mb_run *runs, int nr, struct
 int mb_session_status(const struct mb_run *runs, int nr, int ran);
 
 /*
- * After the runs: compare @doc with the baseline (printed on the progress stream) and save it
- * with --save-baseline. Returns @status, or 1 on a regression with --fail-on-regression or when
- * the baseline cannot be saved.
+ * After the runs: the end event down the chain of mb_session_execute (the caller's sinks write
+ * the table and the document), then the comparison with --baseline (printed on the progress
+ * stream) and --save-baseline. Returns the exit status: that of the runs (mb_session_status),
+ * or 1 when a document or baseline cannot be written or, with --fail-on-regression, a result
+ * regressed.
  */
-int mb_session_end(struct mb_session *s, const struct mb_json *doc, int status);
+int mb_session_finish(struct mb_session *s, struct mb_run *runs, int nr, int ran);
 void mb_session_free(struct mb_session *s);
 
 #endif

@@ -17,6 +17,7 @@
 
 struct mb_json;
 struct mb_session;
+struct mb_sink;
 
 #define MAX_PARAMS	(MB_CLI_LIST_MAX + MB_PRESET_MAX_PARAMS)
 #define MAX_BENCHES	16
@@ -93,8 +94,11 @@ int sweep_make_points(struct sweep *sw);
 
 /* Configure and validate a run per point; refused points are skipped where that is allowed. */
 int sweep_prepare_runs(struct sweep *sw);
-/* Run every point that has a run, with progress; *@ran: runs done (up to an interrupt). */
-int sweep_run_all(struct sweep *sw, struct mb_session *session, int *ran);
+/*
+ * Run every point that has a run (up to an interrupt), with progress, then write the table
+ * and the document and compare with the baseline. Returns the exit status.
+ */
+int sweep_run_all(struct sweep *sw, struct mb_session *session);
 
 /* sweep_output.c: what a sweep shows and writes. */
 
@@ -106,5 +110,7 @@ void sweep_point_line(const struct sweep *sw, const struct spoint *p, char *buf,
 struct mb_json *sweep_json(const struct sweep *sw, int ran);
 /* The document to -o (or stdout with --format json), the table to stdout. */
 int sweep_output(struct sweep *sw, int ran, struct mb_json *doc);
+/* The sink that does both at the end of the sweep's session. */
+void sweep_doc_sink_init(struct mb_sink *sink, struct sweep *sw);
 
 #endif

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "core/sink.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/outfile.h"
@@ -248,4 +249,23 @@ int sweep_output(struct sweep *sw, int ran, struct mb_json *doc)
 			ret = -EIO;
 	}
 	return ret;
+}
+
+static void sweep_doc_end(struct mb_sink *sink, struct mb_sink_end *e)
+{
+	struct sweep *sw = sink->priv;
+
+	e->doc = mb_report_document(&sw->cli.env, e->runs, e->ran);
+	if (!e->doc || mb_json_set(e->doc, "sweep", sweep_json(sw, e->ran))) {
+		mb_err("sweep: out of memory");
+		e->status = MB_EXIT_FAIL;
+		return;
+	}
+	if (sweep_output(sw, e->ran, e->doc) && e->status == MB_EXIT_OK)
+		e->status = MB_EXIT_FAIL;
+}
+
+void sweep_doc_sink_init(struct mb_sink *sink, struct sweep *sw)
+{
+	*sink = (struct mb_sink){ .end = sweep_doc_end, .priv = sw };
 }

@@ -180,20 +180,24 @@ static void progress_run_end(struct mb_sink *sink, const struct mb_run *run)
 	mb_progress_end(&sp->prog, run_estimate(run->env), line);
 }
 
-int sweep_run_all(struct sweep *sw, struct mb_session *session, int *ran)
+int sweep_run_all(struct sweep *sw, struct mb_session *session)
 {
 	struct mb_env *env = &sw->cli.env;
 	bool bar = !env->quiet && !env->verbose && isatty(STDERR_FILENO);
 	struct sweep_progress sp = { .sw = sw };
 	struct mb_sink sink = { .run_begin = progress_run_begin, .run_end = progress_run_end,
 				.priv = &sp };
+	struct mb_sink document;
 	double est = 0;
 	char dur[32];
 	FILE *devnull = NULL;
+	int ran, status;
 
 	sp.point_of_run = calloc((size_t)sw->nr_runs, sizeof(*sp.point_of_run));
-	if (!sp.point_of_run)
-		return -ENOMEM;
+	if (!sp.point_of_run) {
+		mb_err("sweep: out of memory");
+		return MB_EXIT_FAIL;
+	}
 	for (long i = 0; i < sw->nr_points; i++)
 		if (sw->points[i].run >= 0)
 			sp.point_of_run[sw->points[i].run] = &sw->points[i];
@@ -208,19 +212,23 @@ int sweep_run_all(struct sweep *sw, struct mb_session *session, int *ran)
 	if (!env->verbose) {
 		devnull = fopen("/dev/null", "we");
 		if (!devnull) {
+			mb_err("sweep: /dev/null: %s", strerror(errno));
 			free(sp.point_of_run);
-			return -errno;
+			return MB_EXIT_FAIL;
 		}
 	}
 	mb_log_init(env->quiet, env->verbose, devnull ? devnull : stderr);
 	mb_progress_start(&sp.prog, sw->nr_runs, est, bar, !env->quiet && !env->verbose);
 	/* The points' runs were made in point order: the plan is the runs array. */
-	*ran = mb_session_execute(session, sw->runs, sw->nr_runs, &sink);
+	sweep_doc_sink_init(&document, sw);
+	sink.next = &document;
+	ran = mb_session_execute(session, sw->runs, sw->nr_runs, &sink);
 	mb_progress_stop(&sp.prog);
 	mb_log_init(env->quiet, env->verbose,
 		    env->format == MB_FORMAT_JSON && !env->output ? stderr : stdout);
 	if (devnull)
 		fclose(devnull);
+	status = mb_session_finish(session, sw->runs, sw->nr_runs, ran);
 	free(sp.point_of_run);
-	return 0;
+	return status;
 }
