@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "core/bench.h"
-#include "output/report.h"
+#include "harness.h"
 
 /* Increments between two checks of the stop flag. */
 #define COUNT_BATCH 256
@@ -93,7 +93,7 @@ const struct mb_bench mb_bench_count_global = {
 	.name = "count-global",
 	.family = "harness",
 	.desc = "user-space increments of one shared counter (harness ceiling, cache-line contention)",
-	.text = &mb_text_hits_drops,
+	.text = &harness_text_hits,
 	.setup = count_setup,
 	.producer = count_global_producer,
 	.measure = count_global_measure,
@@ -104,7 +104,7 @@ const struct mb_bench mb_bench_count_local = {
 	.name = "count-local",
 	.family = "harness",
 	.desc = "user-space increments of a per-producer counter (harness ceiling, scales with CPUs)",
-	.text = &mb_text_hits_drops,
+	.text = &harness_text_hits,
 	.setup = count_setup,
 	.producer = count_local_producer,
 	.measure = count_local_measure,

@@ -13,7 +13,7 @@
 #include "sys/probe.h"
 #include "harness.skel.h"
 #include "util/json.h"
-#include "output/report.h"
+#include "harness.h"
 
 struct bpf_loop_args {
 	uint32_t nr_loops;
@@ -113,7 +113,7 @@ const struct mb_bench mb_bench_bpf_noop = {
 	.family = "harness",
 	.desc = "in-kernel op loop with an empty operation: the loop overhead in ns/op",
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP | MB_BENCH_EMPTY_OP,
-	.text = &mb_text_ops,
+	.text = &harness_text_ops,
 	.setup = noop_setup,
 	.producer = noop_producer,
 	.teardown = harness_teardown,
@@ -126,7 +126,7 @@ const struct mb_bench mb_bench_bpf_loop = {
 	.opts = bpf_loop_opts,
 	.args_size = sizeof(struct bpf_loop_args),
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP | MB_BENCH_OP_CALLS,
-	.text = &mb_text_ops,
+	.text = &harness_text_ops,
 	.setup = bpf_loop_setup,
 	.producer = bpf_loop_producer,
 	.finish = bpf_loop_finish,

@@ -141,7 +141,7 @@ uint32_t hash_jhash(const void *key, uint32_t len, uint32_t seed);
 int hash_bucket_order(uint32_t base, uint32_t n, uint32_t key_size, uint32_t seed,
 		      uint32_t nbuckets, uint32_t *out);
 
-/* ---- run state: made by hash_setup.c, used by hash.c (kernel path) and hash_user.c ---- */
+/* ---- run state: made by hash_setup.c, used by hash_run.c (kernel path) and hash_user.c ---- */
 
 struct hash_bpf;
 struct bpf_program;
@@ -181,6 +181,25 @@ struct hash_cpu {
 	uint64_t ns;
 } __attribute__((aligned(128)));
 
+/*
+ * The family's files in layers, each using only those above it in this list:
+ * hash_plan.c: what the options and the bench say (pure).
+ */
+
+/* The names of --path, by enum hash_path. */
+extern const char *const hash_path_names[];
+/* The op a bench of the family measures (by the bench's name). */
+enum hash_op hash_bench_op(const struct mb_bench *b);
+/* The map type the ops work on: the inner type for map-in-map, else the map type. */
+const struct mb_map_type_info *hash_leaf_type(const struct hash_args *a);
+/* Possible CPUs (libbpf), at least 1: what LRU maps size their per-CPU lists by. */
+int hash_possible_cpus(void);
+
+/* hash_validate.c: the checks all the family's benches use (hash_kbench.c too). */
+int hash_validate_kernel(struct mb_run *run, const struct hash_args *a);
+int hash_validate_flags(struct mb_run *run, const struct hash_args *a, enum hash_op op);
+int hash_validate(struct mb_run *run);
+
 /* hash_setup.c: map creation, the fill, setup and teardown. */
 
 /* Run the fill/empty/check program on [base, base + count) in chunks; returns failures. */
@@ -194,23 +213,19 @@ int hash_user_fd(const struct hash_state *st, int cpu);
 int hash_setup(struct mb_run *run);
 void hash_teardown(struct mb_run *run);
 
-/* hash.c, for hash_kbench.c: the in-kernel producer and the checks all the family's benches use. */
-int hash_kernel_producer(struct mb_run *run, struct mb_producer *p);
-int hash_validate_kernel(struct mb_run *run, const struct hash_args *a);
-int hash_validate_flags(struct mb_run *run, const struct hash_args *a, enum hash_op op);
-
-/* hash.c, for hash_setup.c: what the options and the bench say. */
-
-/* The names of --path, by enum hash_path. */
-extern const char *const hash_path_names[];
-/* The op a bench of the family measures. */
-enum hash_op hash_bench_op(const struct mb_bench *b);
-/* The map type the ops work on: the inner type for map-in-map, else the map type. */
-const struct mb_map_type_info *hash_leaf_type(const struct hash_args *a);
-/* Possible CPUs (libbpf), at least 1: what LRU maps size their per-CPU lists by. */
-int hash_possible_cpus(void);
-
 /* hash_user.c: producers of the syscall and batch paths. */
 int hash_user_producer(struct mb_run *run, struct mb_producer *p);
+
+/* hash_run.c: the in-kernel producer, the producer of --path, measure and finish. */
+int hash_kernel_producer(struct mb_run *run, struct mb_producer *p);
+int hash_producer(struct mb_run *run, struct mb_producer *p);
+void hash_measure(struct mb_run *run, struct mb_sample *s);
+void hash_finish(struct mb_run *run);
+
+/* hash_text.c: the text lines of map-* and of the bpf-hashmap-* benches. */
+struct mb_text_style;
+extern const struct mb_text_style hash_text, hash_text_hml, hash_text_fu;
+
+/* hash.c and hash_kbench.c, at the top: the options and the bench descriptors. */
 
 #endif

@@ -18,9 +18,7 @@
 #include "core/env.h"
 #include "util/json.h"
 #include "util/log.h"
-#include "output/report.h"
 #include "util/stats.h"
-#include "core/summary.h"
 
 static const char *const fill_order_names[] = { "bucket", "key", NULL };
 
@@ -151,72 +149,6 @@ static void kb_finish(struct mb_run *run)
 				(double)a->nr_loops);
 }
 
-/* Producer @p's rate from extra.per_producer; false if not measured. */
-static bool producer_rate(const struct mb_run *run, int p, double *mean, double *sd, int *n)
-{
-	const struct mb_json *e = mb_json_get(mb_json_at(mb_json_get(run->extra, "per_producer"),
-							  (size_t)p), "events_per_sec");
-
-	if (!e || !mb_json_is(e, MB_JSON_OBJECT))
-		return false;
-	*mean = mb_json_num(mb_json_get(e, "mean"), 0);
-	*sd = mb_json_num(mb_json_get(e, "stddev"), NAN);
-	*n = (int)mb_json_num(mb_json_get(e, "n"), 0);
-	return true;
-}
-
-static void hml_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
-{
-	for (int p = 0; p < run->nr_producers; p++) {
-		int cpu = run->prod[p].cpu, n;
-		double mean, sd;
-		char sds[32];
-
-		if (!producer_rate(run, p, &mean, &sd, &n))
-			continue;
-		/* The kernel bench's lines; +- is one stddev here (the kernel prints two). */
-		if (mb_log_quiet() && cpu >= 0)
-			fprintf(f, "%.3lf\n", mean / 1e6);
-		else if (mb_log_quiet())
-			fprintf(f, "prod%02d %.3lf\n", p, mean / 1e6);
-		else
-			fprintf(f, "%s%02d: lookup %.3lfM \u00B1 %sM events/sec (mean \u00B1 stddev of %d samples of %u ms, in-kernel time)\n",
-				cpu >= 0 ? "cpu" : "prod", cpu >= 0 ? cpu : p, mean / 1e6,
-				mb_text_num(sds, sizeof(sds), 0, 3, sd / 1e6),
-				n, run->env->interval_ms);
-	}
-	mb_text_ops.summary(f, run, sum);
-}
-
-static void fu_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
-{
-	for (int p = 0; p < run->nr_producers; p++) {
-		int cpu = run->prod[p].cpu, n;
-		double mean, sd;
-
-		if (!producer_rate(run, p, &mean, &sd, &n))
-			continue;
-		fprintf(f, "%d:hash_map_full_perf %lld events per sec (\u00B1 %lld, %d samples)\n",
-			cpu >= 0 ? cpu : p, (long long)llround(mean), (long long)llround(sd), n);
-	}
-	mb_text_ops.summary(f, run, sum);
-}
-
-static void kb_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
-{
-	mb_text_ops.progress(f, run, iter, s);
-}
-
-static const struct mb_text_style hml_text = {
-	.progress = kb_progress,
-	.summary = hml_summary,
-};
-
-static const struct mb_text_style fu_text = {
-	.progress = kb_progress,
-	.summary = fu_summary,
-};
-
 const struct mb_bench mb_bench_bpf_hashmap_lookup = {
 	.name = "bpf-hashmap-lookup",
 	.family = "hash",
@@ -225,7 +157,7 @@ const struct mb_bench mb_bench_bpf_hashmap_lookup = {
 	.args_size = sizeof(struct hash_args),
 	/* The kernel's method: an inner bpf_loop per op, so a callback call per key. */
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP | MB_BENCH_OP_CALLS,
-	.text = &hml_text,
+	.text = &hash_text_hml,
 	.validate = hml_validate,
 	.setup = hash_setup,
 	.producer = hash_kernel_producer,
@@ -240,7 +172,7 @@ const struct mb_bench mb_bench_bpf_hashmap_full_update = {
 	.opts = fu_opts,
 	.args_size = sizeof(struct hash_args),
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP,
-	.text = &fu_text,
+	.text = &hash_text_fu,
 	.validate = fu_validate,
 	.setup = hash_setup,
 	.producer = hash_kernel_producer,

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * Pure planning for the hash family: which keys each producer uses, how big the map must be,
- * and the precomputed key streams. No BPF here, so the unit tests can check it all.
+ * the precomputed key streams, and what the options and the bench name say. No BPF object
+ * here, so the unit tests can check it all.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/bpf.h>
+#include <bpf/libbpf.h>
 
 #include "hash.h"
 
@@ -20,6 +22,42 @@ static const char *const op_names[HASH_OP_NR] = {
 	[HASH_KB_LOOKUP] = "lookup",
 	[HASH_KB_FULL] = "update of an absent key into a full map",
 };
+
+const char *const hash_path_names[] = { "kernel", "syscall", "batch", NULL };
+
+/* The benches of the family by name; any other (map-lookup) looks keys up. */
+static const struct {
+	const char *bench;
+	enum hash_op op;
+} bench_ops[] = {
+	{ "map-lookup-miss", HASH_MISS },
+	{ "map-update", HASH_UPDATE },
+	{ "map-insert", HASH_INSERT },
+	{ "map-delete", HASH_DELETE },
+	{ "map-mixed", HASH_MIXED },
+	{ "bpf-hashmap-lookup", HASH_KB_LOOKUP },
+	{ "bpf-hashmap-full-update", HASH_KB_FULL },
+};
+
+enum hash_op hash_bench_op(const struct mb_bench *b)
+{
+	for (size_t i = 0; i < sizeof(bench_ops) / sizeof(bench_ops[0]); i++)
+		if (!strcmp(b->name, bench_ops[i].bench))
+			return bench_ops[i].op;
+	return HASH_LOOKUP;
+}
+
+const struct mb_map_type_info *hash_leaf_type(const struct hash_args *a)
+{
+	return a->map_type->map_in_map ? a->inner_type : a->map_type;
+}
+
+int hash_possible_cpus(void)
+{
+	int n = libbpf_num_possible_cpus();
+
+	return n > 0 ? n : 1;
+}
 
 const char *hash_op_name(enum hash_op op)
 {

@@ -16,7 +16,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "core/bench.h"
 #include "map_perf.h"
 #include "core/env.h"
 #include "util/json.h"
@@ -26,90 +25,8 @@
 #include "map_perf.skel.h"
 #include "maps/maps.h"
 #include "sys/probe.h"
-#include "output/report.h"
 #include "core/runner.h"
 #include "util/stats.h"
-#include "core/summary.h"
-
-const struct mp_test_info mp_tests[MP_NR] = {
-	[MP_HASH_PREALLOC] = { "hash_prealloc", "hash_map_perf pre-alloc",
-		"hash, preallocated", "10 x (update, lookup, delete) of the producer's key", 30, 1000 },
-	[MP_PERCPU_HASH_PREALLOC] = { "percpu_hash_prealloc", "percpu_hash_map_perf pre-alloc",
-		"percpu_hash, preallocated", "10 x (update, lookup, delete) of the producer's key",
-		30, 1000 },
-	[MP_HASH_KMALLOC] = { "hash_kmalloc", "hash_map_perf kmalloc", "hash, no_prealloc",
-		"10 x (update, lookup, delete) of the producer's key", 30, 1000 },
-	[MP_PERCPU_HASH_KMALLOC] = { "percpu_hash_kmalloc", "percpu_hash_map_perf kmalloc",
-		"percpu_hash, no_prealloc", "10 x (update, lookup, delete) of the producer's key",
-		30, 1000 },
-	[MP_LRU_HASH_PREALLOC] = { "lru_hash_prealloc", "lru_hash_map_perf pre-alloc",
-		"lru_hash, common LRU", "1 update of a random key", 1, 10000 },
-	[MP_NOCOMMON_LRU_HASH_PREALLOC] = { "nocommon_lru_hash_prealloc",
-		"nocommon_lru_hash_map_perf pre-alloc", "lru_hash, no_common_lru",
-		"1 update of a random key", 1, 10000 },
-	[MP_LPM_KMALLOC] = { "lpm_kmalloc", "lpm_perf kmalloc",
-		"lpm_trie of 512 random prefixes and 192.168.0.1/32",
-		"32 lookups of 192.168.0.1/32", 32, 10000 },
-	[MP_HASH_LOOKUP] = { "hash_lookup", "hash_lookup", "hash holding key 1",
-		"64 lookups of key 1", 64, 1000 },
-	[MP_ARRAY_LOOKUP] = { "array_lookup", "array_lookup", "array", "64 lookups of index 1",
-		64, 1000 },
-	[MP_INNER_LRU_HASH_PREALLOC] = { "inner_lru_hash_prealloc",
-		"inner_lru_hash_map_perf pre-alloc",
-		"array_of_maps of one lru_hash per CPU (on its NUMA node)",
-		"lookup of this CPU's inner map, 1 update of a random key in it", 2, 1000 },
-	[MP_LRU_HASH_LOOKUP] = { "lru_hash_lookup", "lru_hash_lookup_perf pre-alloc",
-		"lru_hash holding keys 0..entries-1", "32 lookups of consecutive keys", 32, 1000 },
-};
-
-int mp_tests_parse(const char *s, uint32_t *mask, const char **why)
-{
-	uint32_t m = 0;
-
-	*why = NULL;
-	if (!strcmp(s, "all")) {
-		*mask = MP_ALL;
-		return 0;
-	}
-	while (*s) {
-		size_t len = strcspn(s, ",|");
-		int found = -1;
-
-		for (int t = 0; t < MP_NR; t++)
-			if (strlen(mp_tests[t].name) == len && !strncmp(s, mp_tests[t].name, len))
-				found = t;
-		if (found < 0) {
-			*why = "unknown test (tests: all, hash_prealloc, percpu_hash_prealloc, hash_kmalloc, percpu_hash_kmalloc, lru_hash_prealloc, nocommon_lru_hash_prealloc, lpm_kmalloc, hash_lookup, array_lookup, inner_lru_hash_prealloc, lru_hash_lookup)";
-			return -EINVAL;
-		}
-		m |= 1u << found;
-		s += len;
-		if (*s && !*++s) {
-			*why = "ends with a separator";
-			return -EINVAL;
-		}
-	}
-	if (!m) {
-		*why = "must name at least one test";
-		return -EINVAL;
-	}
-	*mask = m;
-	return 0;
-}
-
-void mp_tests_format(uint32_t mask, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	if ((mask & MP_ALL) == MP_ALL) {
-		snprintf(buf, len, "all");
-		return;
-	}
-	for (int t = 0; t < MP_NR && n < len; t++)
-		if (mask & (1u << t))
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", mp_tests[t].name);
-}
 
 /* ---- options ---- */
 
@@ -147,25 +64,6 @@ static const struct mb_opt mp_opts[] = {
 static const char *const prog_names[MP_NR] = {
 	"mb_mp_t0", "mb_mp_t1", "mb_mp_t2", "mb_mp_t3", "mb_mp_t4", "mb_mp_t5", "mb_mp_t6",
 	"mb_mp_t7", "mb_mp_t8", "mb_mp_t9", "mb_mp_t10",
-};
-
-/* Per-test counters of one producer, published under a sequence count. */
-struct mp_pub {
-	unsigned int seq;
-	struct mb_counters c[MP_NR];
-} __attribute__((aligned(128)));
-
-struct mp_state {
-	struct map_perf_bpf *skel;
-	uint32_t mask;
-	int sel[MP_NR], nsel;
-	int prog_fd[MP_NR];
-	struct mb_cpu_maps inner;	/* test 9: one inner LRU hash per online CPU */
-	uint32_t entries[MP_NR];	/* size of each test's map */
-	struct mp_pub *pub;		/* [nr_producers] */
-	struct mb_counters *last;	/* [nr_producers][MP_NR], sampler side */
-	struct mb_counters *delta;	/* [max_samples][nr_producers][MP_NR] */
-	int nr_producers;
 };
 
 static int slot_of(const struct mp_state *st, int k, int producer)
@@ -304,6 +202,35 @@ static int fill_maps(struct mb_run *run, struct mp_state *st)
 	return 0;
 }
 
+/* Load the selected tests' programs and maps only, each map at its test's size. */
+static void choose_tests(struct mp_state *st, const struct mp_args *a)
+{
+	struct map_perf_bpf *skel = st->skel;
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, false);
+	for (int t = 0; t < MP_NR; t++) {
+		bool on = st->mask & (1u << t);
+
+		st->entries[t] = a->max_entries ? a->max_entries : mp_tests[t].entries;
+		if (t == MP_LRU_HASH_LOOKUP && st->entries[t] < 32)
+			st->entries[t] = 32;
+		prog = bpf_object__find_program_by_name(skel->obj, prog_names[t]);
+		bpf_program__set_autoload(prog, on);
+		/* Test 7 and test 0 have a map each here (map_perf_test shared one). */
+		bpf_map__set_autocreate(test_map(skel, t), on);
+		if (on && t != MP_INNER_LRU_HASH_PREALLOC)
+			bpf_map__set_max_entries(test_map(skel, t), st->entries[t]);
+	}
+	/* The lookups' keys must not be evicted: LRU head room (see hash_default_max_entries). */
+	if (st->mask & (1u << MP_LRU_HASH_LOOKUP))
+		bpf_map__set_max_entries(skel->maps.mb_mp_lru_lk,
+					 st->entries[MP_LRU_HASH_LOOKUP] +
+						 256 * (uint32_t)libbpf_num_possible_cpus());
+	skel->rodata->mb_mp_lookup_entries = st->entries[MP_LRU_HASH_LOOKUP];
+}
+
 static int mp_setup(struct mb_run *run)
 {
 	const struct mp_args *a = run->args;
@@ -332,27 +259,7 @@ static int mp_setup(struct mb_run *run)
 	if (!skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
 	mb_loop_prepare(skel->skeleton, run->loop.kind);
-	bpf_object__for_each_program(prog, skel->obj)
-		bpf_program__set_autoload(prog, false);
-	for (int t = 0; t < MP_NR; t++) {
-		bool on = st->mask & (1u << t);
-
-		st->entries[t] = a->max_entries ? a->max_entries : mp_tests[t].entries;
-		if (t == MP_LRU_HASH_LOOKUP && st->entries[t] < 32)
-			st->entries[t] = 32;
-		prog = bpf_object__find_program_by_name(skel->obj, prog_names[t]);
-		bpf_program__set_autoload(prog, on);
-		/* Test 7 and test 0 have a map each here (map_perf_test shared one). */
-		bpf_map__set_autocreate(test_map(skel, t), on);
-		if (on && t != MP_INNER_LRU_HASH_PREALLOC)
-			bpf_map__set_max_entries(test_map(skel, t), st->entries[t]);
-	}
-	/* The lookups' keys must not be evicted: LRU head room (see hash_default_max_entries). */
-	if (st->mask & (1u << MP_LRU_HASH_LOOKUP))
-		bpf_map__set_max_entries(skel->maps.mb_mp_lru_lk,
-					 st->entries[MP_LRU_HASH_LOOKUP] +
-						 256 * (uint32_t)libbpf_num_possible_cpus());
-	skel->rodata->mb_mp_lookup_entries = st->entries[MP_LRU_HASH_LOOKUP];
+	choose_tests(st, a);
 	if (st->mask & (1u << MP_INNER_LRU_HASH_PREALLOC)) {
 		err = create_inner_maps(run, st);
 		if (err)
@@ -602,64 +509,6 @@ static void mp_finish(struct mb_run *run)
 	mb_json_set(mb_run_extra(run), "tests", tests);
 }
 
-/* ---- text ---- */
-
-static void mp_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
-{
-	const struct mb_json *tests = mb_json_get(run->extra, "tests");
-
-	for (size_t k = 0; k < mb_json_len(tests); k++) {
-		const struct mb_json *o = mb_json_at(tests, k);
-		const struct mb_json *prods = mb_json_get(o, "producers");
-		double ope = mb_json_num(mb_json_get(o, "ops_per_event"), 1);
-
-		for (size_t p = 0; p < mb_json_len(prods); p++) {
-			const struct mb_json *po = mb_json_at(prods, p);
-			const struct mb_json *r = mb_json_get(po, "map_ops_per_sec");
-			const struct mb_json *cpu = mb_json_get(po, "cpu");
-			double mops = mb_json_num(mb_json_get(r, "mean"), 0);
-			double sdev = mb_json_num(mb_json_get(r, "stddev"), NAN);
-			char sd[32];
-
-			if (!r || !mb_json_is(r, MB_JSON_OBJECT))
-				continue;
-			/* map_perf_test's line, then the same in map operations. */
-			fprintf(f, "%d:%s %lld events per sec = %.3f \u00B1 %s M map ops/s (%.0f map ops per event, %.2f ns per op",
-				mb_json_is(cpu, MB_JSON_NUMBER) ? (int)mb_json_num(cpu, 0) : (int)p,
-				mb_json_str(mb_json_get(o, "label"), ""), (long long)llround(mops / ope),
-				mops / 1e6, mb_text_num(sd, sizeof(sd), 0, 3, sdev / 1e6), ope,
-				mb_json_num(mb_json_get(mb_json_get(po, "ns_per_op"), "mean"), 0));
-			if (mb_json_num(mb_json_get(po, "errors"), 0) > 0)
-				fprintf(f, ", %.0f failed", mb_json_num(mb_json_get(po, "errors"), 0));
-			fprintf(f, ")\n");
-		}
-	}
-	/* A test's own figures (a part of the run): per second of in-kernel time, as above. */
-	mb_text_frac_second.summary(f, run, sum);
-}
-
-/* One Iter line per test, in the kernel's words with the test's name: never a sum of tests. */
-static void mp_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
-{
-	const struct mp_state *st = run->priv;
-	int np = st->nr_producers;
-
-	for (int k = 0; k < st->nsel; k++) {
-		int t = st->sel[k];
-		double rate = 0;
-
-		for (int p = 0; p < np; p++) {
-			const struct mb_counters *d =
-				&st->delta[((size_t)iter * np + p) * MP_NR + t];
-
-			if (d->kernel_ns)
-				rate += (double)d->ops * 1e3 / (double)d->kernel_ns;
-		}
-		mb_text_iter_prefix(f, run, iter, s);
-		fprintf(f, "hits %8.3lfM/s (%7.3lfM/prod) %s\n", rate, rate / np, mp_tests[t].name);
-	}
-}
-
 /* ---- one result per test ---- */
 
 static int mp_nr_parts(const struct mb_run *run)
@@ -717,11 +566,6 @@ static int mp_split(struct mb_run *run)
 	return 0;
 }
 
-static const struct mb_text_style mp_text = {
-	.progress = mp_progress,
-	.summary = mp_summary,
-};
-
 const struct mb_bench mb_bench_map_perf = {
 	.name = "map-perf",
 	.family = "hash",
@@ -729,7 +573,7 @@ const struct mb_bench mb_bench_map_perf = {
 	.opts = mp_opts,
 	.args_size = sizeof(struct mp_args),
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP,
-	.text = &mp_text,
+	.text = &map_perf_text,
 	.validate = mp_validate,
 	.setup = mp_setup,
 	.producer = mp_producer,

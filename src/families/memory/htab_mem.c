@@ -26,11 +26,9 @@
 #include "maps/maps.h"
 #include "mem.h"
 #include "sys/probe.h"
-#include "output/report.h"
 #include "core/runner.h"
 #include "core/summary.h"
 
-#define PM "\u00B1"
 #define KERNEL_MIN_ENTRIES	8192	/* the kernel's bench: max(8192, 64 x CPUs) */
 #define PAIR_SPIN_NS		50000	/* spin this long for the partner's turn, then sleep */
 #define PAIR_SLEEP_NS		10000000	/* futex timeout, to notice the stop flag */
@@ -418,95 +416,6 @@ static void htab_mem_teardown(struct mb_run *run)
 	free(st);
 	run->priv = NULL;
 }
-
-/* ---- text: the kernel's wording and units ---- */
-
-static double memcg_figure(const struct mb_run *run, const char *key)
-{
-	const struct mb_json *mc = mb_json_get(run->extra, "memcg");
-
-	return mb_json_num(mb_json_get(mc, key), NAN);
-}
-
-static void htab_mem_progress(FILE *f, const struct mb_run *run, int iter,
-			      const struct mb_sample *s)
-{
-	double loop = mb_sample_rate(s, s->total.ops) / run->nr_producers / 1e3;
-
-	mb_text_iter_prefix(f, run, iter, s);
-	if (isnan(s->metric[0]))
-		fprintf(f, "per-prod-op %7.2lfk/s, memory usage unavailable\n", loop);
-	else
-		fprintf(f, "per-prod-op %7.2lfk/s, memory usage %7.2lfMiB\n", loop,
-			s->metric[0] / MB_MIB);
-}
-
-static void htab_mem_notes(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
-{
-	const struct mb_json *mc = mb_json_get(run->extra, "memcg");
-	const struct mb_stats *t = &sum->prod_throughput;
-	double memlock = mb_json_num(mb_json_get(mb_json_get(mb_json_get(run->extra, "memory"),
-							     "htab"), "memlock_bytes"), NAN);
-
-	if (mb_log_quiet())
-		return;
-	if (run->status == MB_RUN_INTERRUPTED)
-		fprintf(f, "Interrupted: %d of %u samples measured\n", sum->n, run->env->duration);
-	if (sum->n < 2)
-		fprintf(f, "Spread: unknown: one sample cannot show noise (the \u00B1 and CV are n/a; -d2 or more measure them)\n");
-	else
-		fprintf(f, "Spread: per-prod-op median %.2fk/s, min %.2f, max %.2f, CV %.2f %% over %d samples\n",
-			t->median / 1e3, t->min / 1e3, t->max / 1e3, t->cv * 100, sum->n);
-	if (sum->has_kernel)
-		fprintf(f, "Latency: in-kernel %.3f us per op (%d map operations, %.1f ns each), wall-clock %.3f us per op\n",
-			sum->latency_kernel.mean / 1e3, MB_HTAB_BATCH,
-			sum->latency_kernel.mean / MB_HTAB_BATCH, sum->latency_wall.mean / 1e3);
-	if (sum->sum.errors)
-		fprintf(f, "Errors: %llu map operations failed (a full map, or a missing key)\n",
-			(unsigned long long)sum->sum.errors);
-	if (sum->nr_flagged)
-		fprintf(f, "Noise: %d of %d samples flagged (outlier %d, preempted %d, reference drift %d): rerun on a quieter machine or read the JSON samples\n",
-			sum->nr_flagged, sum->n, sum->nr_outlier, sum->nr_preempted,
-			sum->nr_ref_drift);
-	if (!mb_json_truthy(mb_json_get(mc, "available"))) {
-		fprintf(f, "Memory: unavailable: %s\n",
-			mb_json_str(mb_json_get(mc, "reason"), "no memory cgroup"));
-		return;
-	}
-	fprintf(f, "Memory: cgroup %s %s (usage: %s)", mb_json_str(mb_json_get(mc, "version"), ""),
-		mb_json_str(mb_json_get(mc, "path"), ""),
-		mb_json_str(mb_json_get(mc, "usage_file"), ""));
-	if (sum->has_metric[1])
-		fprintf(f, ", kernel memory %.2f MiB", sum->metric[1].mean / MB_MIB);
-	fprintf(f, ", %.2f MiB after set-up", memcg_figure(run, "setup_bytes") / MB_MIB);
-	if (!isnan(memlock))
-		fprintf(f, "; the map's memlock %.2f MiB", memlock / MB_MIB);
-	fputc('\n', f);
-}
-
-static void htab_mem_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
-{
-	double peak = memcg_figure(run, "peak_bytes");
-	char sd[32];
-
-	htab_mem_notes(f, run, sum);
-	fprintf(f, "Summary: per-prod-op %7.2lf " PM " %7sk/s, ", sum->prod_throughput.mean / 1e3,
-		mb_text_num(sd, sizeof(sd), 7, 2, sum->prod_throughput.stddev / 1e3));
-	if (sum->has_metric[0])
-		fprintf(f, "memory usage %7.2lf " PM " %7sMiB, ", sum->metric[0].mean / MB_MIB,
-			mb_text_num(sd, sizeof(sd), 7, 2, sum->metric[0].stddev / MB_MIB));
-	else
-		fprintf(f, "memory usage unavailable, ");
-	if (isnan(peak))
-		fprintf(f, "peak memory usage unavailable\n");
-	else
-		fprintf(f, "peak memory usage %7.2lfMiB\n", peak / MB_MIB);
-}
-
-static const struct mb_text_style htab_mem_text = {
-	.progress = htab_mem_progress,
-	.summary = htab_mem_summary,
-};
 
 const struct mb_bench mb_bench_htab_mem = {
 	.name = "htab-mem",

@@ -25,7 +25,6 @@
 #include "sys/memcg.h"
 #include "util/numparse.h"
 #include "sys/probe.h"
-#include "output/report.h"
 #include "core/runner.h"
 
 #define MM_MAX_SIZES	16
@@ -725,7 +724,6 @@ static int measure_type(struct mb_run *run, struct mm_state *st,
 			const struct mb_map_type_info *t, struct mb_json *footprint)
 {
 	const struct map_mem_args *a = run->args;
-	FILE *f = mb_progress_stream();
 	struct mb_json *tj, *rows, *row;
 	struct mm_layout l;
 	char why[256];
@@ -739,9 +737,9 @@ static int measure_type(struct mb_run *run, struct mm_state *st,
 	mb_json_set(footprint, t->name, tj);
 	tj = mb_json_get(footprint, t->name);
 	rows = mb_json_get(tj, "rows");
-	mm_print_header(f, t->name, tj, mb_run_extra(run));
+	mm_live_header(t->name, tj, mb_run_extra(run));
 	if (mb_probe_map_type(t->type, t->name, why, sizeof(why))) {
-		fprintf(f, "%11s skipped: %s\n", "", why);
+		mm_live_skipped(why);
 		mb_json_set_str(tj, "skipped", why);
 	} else {
 		for (uint32_t i = 0; i < a->sizes.n && !mb_interrupted(); i++) {
@@ -749,11 +747,10 @@ static int measure_type(struct mb_run *run, struct mm_state *st,
 
 			measure(run, st, &l, a->sizes.v[i], &r);
 			row = row_json(&r);
-			mm_print_row(f, row, t->percpu, mb_run_extra(run));
-			fflush(f);
+			mm_live_row(row, t->percpu, mb_run_extra(run));
 			mb_json_append(rows, row);
 		}
-		mm_print_note(f, t->name, tj);
+		mm_live_note(t->name, tj);
 	}
 	mm_layout_free(&l);
 	return 0;
@@ -773,7 +770,7 @@ static int map_mem_run_once(struct mb_run *run)
 		if (err)
 			return err;
 	}
-	mm_print_legend(mb_progress_stream());
+	mm_live_legend();
 	if (st->nr_failed)
 		return mb_run_fail(run, st->first_err, "%d of %d measurements failed; the first: %s",
 				   st->nr_failed, st->nr_rows, st->first_why);

@@ -10,6 +10,7 @@
 #include "maps/maps.h"
 
 struct mb_json;
+struct mb_text_style;
 
 #define MM_LPM_MAX_DATA		256	/* bytes of an LPM trie key after its prefix length */
 
@@ -72,5 +73,15 @@ void mm_print_row(FILE *f, const struct mb_json *row, bool percpu, const struct 
 void mm_print_note(FILE *f, const char *type, const struct mb_json *tj);
 void mm_print_legend(FILE *f);
 extern const struct mb_text_style mm_text;
+
+/*
+ * The same tables live, on the progress stream, while map-mem measures (map_mem_text.c): a
+ * type's header, then "skipped" or its rows one by one, then its note; the legend at the end.
+ */
+void mm_live_header(const char *type, const struct mb_json *tj, const struct mb_json *extra);
+void mm_live_skipped(const char *why);
+void mm_live_row(const struct mb_json *row, bool percpu, const struct mb_json *extra);
+void mm_live_note(const char *type, const struct mb_json *tj);
+void mm_live_legend(void);
 
 #endif

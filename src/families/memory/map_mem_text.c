@@ -157,6 +157,11 @@ void mm_print_legend(FILE *f)
 		   "percpu: growth of /proc/meminfo Percpu (system-wide, in pages); (released): when the last drop was seen; fill, delete: time to fill and to empty the map from user space\n");
 }
 
+static void print_skipped(FILE *f, const char *why)
+{
+	fprintf(f, "%11s skipped: %s\n", "", why);
+}
+
 static void map_mem_result(FILE *f, const struct mb_run *run)
 {
 	const struct mb_json *fp = mb_json_get(run->extra, "footprint");
@@ -166,8 +171,7 @@ static void map_mem_result(FILE *f, const struct mb_run *run)
 
 		mm_print_header(f, mb_json_key_at(fp, i), tj, run->extra);
 		if (mb_json_str(mb_json_get(tj, "skipped"), NULL))
-			fprintf(f, "%11s skipped: %s\n", "",
-				mb_json_str(mb_json_get(tj, "skipped"), ""));
+			print_skipped(f, mb_json_str(mb_json_get(tj, "skipped"), ""));
 		for (size_t r = 0; r < mb_json_len(rows); r++)
 			mm_print_row(f, mb_json_at(rows, r), flag(tj, "percpu"), run->extra);
 		mm_print_note(f, mb_json_key_at(fp, i), tj);
@@ -178,3 +182,32 @@ static void map_mem_result(FILE *f, const struct mb_run *run)
 const struct mb_text_style mm_text = {
 	.result = map_mem_result,
 };
+
+/* Live: each line goes out at once (a row can take seconds to measure). */
+void mm_live_header(const char *type, const struct mb_json *tj, const struct mb_json *extra)
+{
+	mm_print_header(mb_progress_stream(), type, tj, extra);
+}
+
+void mm_live_skipped(const char *why)
+{
+	print_skipped(mb_progress_stream(), why);
+}
+
+void mm_live_row(const struct mb_json *row, bool percpu, const struct mb_json *extra)
+{
+	FILE *f = mb_progress_stream();
+
+	mm_print_row(f, row, percpu, extra);
+	fflush(f);
+}
+
+void mm_live_note(const char *type, const struct mb_json *tj)
+{
+	mm_print_note(mb_progress_stream(), type, tj);
+}
+
+void mm_live_legend(void)
+{
+	mm_print_legend(mb_progress_stream());
+}
