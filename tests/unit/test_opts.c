@@ -78,12 +78,12 @@ static void test_errors(void **state)
 	expect_error("nr_entries", "5000000000", "--nr_entries 5000000000: must be 1..4000000000");
 	expect_error("nr_entries", "99999999999999999999",
 		     "--nr_entries 99999999999999999999: must be 1..4000000000");
-	expect_error("nr_entries", "12x", "--nr_entries 12x: not a number (must be 1..4000000000)");
-	expect_error("nr_entries", "-1", "--nr_entries -1: not a number (must be 1..4000000000)");
+	expect_error("nr_entries", "12x", "--nr_entries 12x: must be 1..4000000000 (not a number)");
+	expect_error("nr_entries", "-1", "--nr_entries -1: must be 1..4000000000 (not a number)");
 	expect_error("theta", "0", "--theta 0: must be 0.01..5");
-	expect_error("theta", "abc", "--theta abc: not a number (must be 0.01..5)");
+	expect_error("theta", "abc", "--theta abc: must be 0.01..5 (not a number)");
 	expect_error("map_type", "tree", "--map_type tree: must be one of hash, array");
-	expect_error("keys_file", "", "--keys_file: must not be empty");
+	expect_error("keys_file", "", "--keys_file: must be a non-empty string");
 }
 
 static void test_names(void **state)
