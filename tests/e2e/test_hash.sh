@@ -259,7 +259,7 @@ expect_usage "only for array_of_maps and hash_of_maps" map-lookup --inner_type h
 expect_usage "LRU capacity is per CPU" map-lookup --map_type lru_hash --map_flags no_common_lru --nr_entries 1000 --max_entries 1000
 expect_usage "no keyed batch lookup" map-lookup-miss --path batch
 expect_usage "--batch_size 8: only with --path batch" map-update --batch_size 8
-expect_usage "its own keys: must be >= 2" -p2 map-insert --nr_entries 1
+expect_usage "--nr_entries 1: must be >= 2 (map-insert gives each of the 2 producers its own keys)" -p2 map-insert --nr_entries 1
 expect_usage "--map_flags" map-lookup --map_flags bogus
 expect_usage "rdonly_prog" map-update --map_flags rdonly_prog
 expect_usage "must be <= --max_entries 1000" bpf-hashmap-lookup --nr_entries 2000

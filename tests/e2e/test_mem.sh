@@ -230,7 +230,7 @@ expect_usage "--max-entries 100: must be 0 or at least 128" -p2 htab-mem --max-e
 expect_usage "--preallocated takes no value" htab-mem --preallocated=1
 expect_usage "--map_type tree: must be all, or names joined by ',': hash, percpu_hash" map-mem --map_type tree
 expect_usage "--max_entries 0: must be 1..67108864" map-mem --max_entries 0
-expect_usage "--max_entries 10k,: ends with ','" map-mem --max_entries 10k,
+expect_usage "--max_entries 10k,: must be 1..67108864; up to 16 sizes joined by ',' (a sweep) (ends with ',')" map-mem --max_entries 10k,
 expect_usage "--nr_entries 20000: must be at most the smallest --max_entries (10000)" \
 	map-mem --max_entries 10k,1M --nr_entries 20000
 expect_usage "--key_size 8: array keys are 4-byte indexes" map-mem --map_type array --key_size 8

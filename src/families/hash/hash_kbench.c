@@ -78,8 +78,9 @@ static int hml_validate(struct mb_run *run)
 				    a->nr_entries, a->max_entries);
 	/* The kernel bench runs nr_loops / nr_entries passes: fewer loops than keys is none. */
 	if (a->nr_loops < a->nr_entries)
-		return mb_run_usage(run, "--nr_loops %u: one run looks up every key at least once: must be >= --nr_entries %u",
-				    a->nr_loops, a->nr_entries);
+		return mb_run_bad_num(run, "nr_loops", a->nr_loops,
+				      ">= --nr_entries %u (one run looks up every key at least once)",
+				      a->nr_entries);
 	err = hash_validate_flags(run, a, HASH_KB_LOOKUP);
 	if (!err)
 		err = hash_validate_kernel(run, a);
@@ -96,8 +97,9 @@ static int fu_validate(struct mb_run *run)
 	a->nr_entries = a->max_entries;
 	a->fill_order = HASH_FILL_KEY;
 	if ((uint64_t)a->max_entries + (uint64_t)run->nr_producers > UINT32_MAX)
-		return mb_run_usage(run, "--max_entries %u: too large for the producers' absent keys",
-				    a->max_entries);
+		return mb_run_bad_num(run, "max_entries", a->max_entries,
+				      "<= %llu (the producers' absent keys follow the map's)",
+				      (unsigned long long)UINT32_MAX - (unsigned)run->nr_producers);
 	return 0;
 }
 
