@@ -183,6 +183,13 @@ int mb_run_fail(struct mb_run *run, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int mb_run_skip(struct mb_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void mb_run_warn(struct mb_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * A number option's value refused by a bench's checks, in mb_opt_error()'s shape:
+ * "BENCH: --NAME VALUE: must be ALLOWED", @fmt giving ALLOWED and, in parentheses after it,
+ * why when the range alone does not say. Returns -EINVAL (exit status 2).
+ */
+int mb_run_bad_num(struct mb_run *run, const char *name, unsigned long long value,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 struct mb_json *mb_run_extra(struct mb_run *run);
 bool mb_run_opt_given(const struct mb_run *run, const char *name);
 

@@ -78,14 +78,46 @@ void mb_opt_range(const struct mb_opt *opt, char *buf, size_t len)
 	}
 }
 
+int mb_opt_error(char *buf, size_t len, const char *name, const char *value, const char *allowed,
+		 const char *why)
+{
+	snprintf(buf, len, "--%s%s%s: must be %s%s%s%s", name, value ? " " : "", value ? value : "",
+		 allowed, why ? " (" : "", why ? why : "", why ? ")" : "");
+	return -EINVAL;
+}
+
+static int apply_number(const struct mb_opt *opt, void *field, const char *arg, const char *range,
+			char *msg, size_t len)
+{
+	uint64_t u;
+	double d;
+	int err;
+
+	if (opt->type == MB_OPT_DOUBLE) {
+		err = mb_parse_double(arg, &d);
+		if (err || d < opt->dmin || d > opt->dmax)
+			return mb_opt_error(msg, len, opt->name, arg, range,
+					    err == -EINVAL ? "not a number" : NULL);
+		*(double *)field = d;
+		return 0;
+	}
+	err = mb_parse_u64(arg, &u);
+	if (err == -ERANGE || (!err && (u < opt->min || u > opt->max)))
+		return mb_opt_error(msg, len, opt->name, arg, range, NULL);
+	if (err)
+		return mb_opt_error(msg, len, opt->name, arg, range, "not a number");
+	if (opt->type == MB_OPT_U32)
+		*(uint32_t *)field = (uint32_t)u;
+	else
+		*(uint64_t *)field = u;
+	return 0;
+}
+
 int mb_opt_apply(const struct mb_opt *opt, void *args, const char *arg, char *msg, size_t len)
 {
 	void *field = field_of(opt, args);
 	char range[256];
 	const char *why = NULL;
-	uint64_t u;
-	double d;
-	int err;
 
 	mb_opt_range(opt, range, sizeof(range));
 	switch (opt->type) {
@@ -94,32 +126,8 @@ int mb_opt_apply(const struct mb_opt *opt, void *args, const char *arg, char *ms
 		return 0;
 	case MB_OPT_U32:
 	case MB_OPT_U64:
-		err = mb_parse_u64(arg, &u);
-		if (err == -ERANGE || (!err && (u < opt->min || u > opt->max))) {
-			snprintf(msg, len, "--%s %s: must be %s", opt->name, arg, range);
-			return -EINVAL;
-		}
-		if (err) {
-			snprintf(msg, len, "--%s %s: not a number (must be %s)", opt->name, arg,
-				 range);
-			return -EINVAL;
-		}
-		if (opt->type == MB_OPT_U32)
-			*(uint32_t *)field = (uint32_t)u;
-		else
-			*(uint64_t *)field = u;
-		return 0;
 	case MB_OPT_DOUBLE:
-		err = mb_parse_double(arg, &d);
-		if (err || d < opt->dmin || d > opt->dmax) {
-			snprintf(msg, len, "--%s %s: %smust be %s", opt->name, arg,
-				 err == -EINVAL ? "not a number (" : "", range);
-			if (err == -EINVAL)
-				strncat(msg, ")", len - strlen(msg) - 1);
-			return -EINVAL;
-		}
-		*(double *)field = d;
-		return 0;
+		return apply_number(opt, field, arg, range, msg, len);
 	case MB_OPT_ENUM:
 		for (int i = 0; opt->choices[i]; i++) {
 			if (!strcmp(opt->choices[i], arg)) {
@@ -127,22 +135,16 @@ int mb_opt_apply(const struct mb_opt *opt, void *args, const char *arg, char *ms
 				return 0;
 			}
 		}
-		snprintf(msg, len, "--%s %s: must be %s", opt->name, arg, range);
-		return -EINVAL;
+		return mb_opt_error(msg, len, opt->name, arg, range, NULL);
 	case MB_OPT_STRING:
-		if (!*arg) {
-			snprintf(msg, len, "--%s: must not be empty", opt->name);
-			return -EINVAL;
-		}
+		if (!*arg)
+			return mb_opt_error(msg, len, opt->name, NULL, "a non-empty string", NULL);
 		*(const char **)field = arg;
 		return 0;
 	case MB_OPT_CUSTOM:
-		err = opt->parse(arg, field, &why);
-		if (err) {
-			snprintf(msg, len, "--%s %s: %s", opt->name, arg,
-				 why ? why : "invalid value");
-			return -EINVAL;
-		}
+		if (opt->parse(arg, field, &why))
+			return mb_opt_error(msg, len, opt->name, arg, range[0] ? range : "valid",
+					    why);
 		return 0;
 	}
 	return -EINVAL;

@@ -72,8 +72,15 @@ int mb_opt_count(const struct mb_opt *opts);
 bool mb_opt_takes_value(const struct mb_opt *opt);
 
 /*
- * Parse @arg into the option's field of @args. On error returns -EINVAL and writes a message
- * of the form "--name VALUE: must be 1..32" into @msg.
+ * The one shape of every refused option value, from a table or from a bench's checks:
+ * "--NAME VALUE: must be ALLOWED (WHY)" (no VALUE: a value that is missing or empty; no WHY:
+ * the allowed values say it all). Writes it into @buf and returns -EINVAL.
+ */
+int mb_opt_error(char *buf, size_t len, const char *name, const char *value, const char *allowed,
+		 const char *why);
+/*
+ * Parse @arg into the option's field of @args. On error returns -EINVAL and writes the
+ * mb_opt_error() message (e.g. "--name 0: must be 1..32") into @msg.
  */
 int mb_opt_apply(const struct mb_opt *opt, void *args, const char *arg, char *msg, size_t len);
 /* Fill every field of @args from the defaults. Returns -EINVAL (with @msg) on a bad default. */

@@ -150,17 +150,17 @@ int mb_key_dist_parse(const char *s, struct mb_key_dist *dist, const char **why)
 	}
 	if (!strncmp(s, "zipf:", 5)) {
 		if (mb_parse_double(s + 5, &theta)) {
-			*why = "zipf needs a number after ':' (zipf:THETA)";
+			*why = "no number after zipf:";
 			return -EINVAL;
 		}
 		if (!(theta > MB_ZIPF_THETA_MIN && theta <= MB_ZIPF_THETA_MAX)) {
-			*why = "zipf theta must be > 0 and <= 10";
+			*why = "zipf theta out of range";
 			return -EINVAL;
 		}
 		*dist = (struct mb_key_dist){ .kind = MB_DIST_ZIPF, .theta = theta };
 		return 0;
 	}
-	*why = "must be seq, uniform or zipf:THETA";
+	*why = "unknown distribution";
 	return -EINVAL;
 }
 

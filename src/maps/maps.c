@@ -13,6 +13,7 @@
 #include "core/env.h"
 #include "util/json.h"
 #include "maps.h"
+#include "map_opts.h"
 #include "util/numparse.h"
 #include "sys/probe.h"
 
@@ -86,7 +87,7 @@ int mb_map_flags_parse(const char *s, uint32_t *flags, const char **why)
 
 	*why = NULL;
 	if (!*s) {
-		*why = "must not be empty";
+		*why = "empty";
 		return -EINVAL;
 	}
 	if (!mb_parse_u64(s, &num)) {
@@ -102,7 +103,7 @@ int mb_map_flags_parse(const char *s, uint32_t *flags, const char **why)
 		bool found = false;
 
 		if (!len || len >= sizeof(word)) {
-			*why = "must be a number or names like no_prealloc|zero_seed";
+			*why = "an empty or overlong name";
 			return -EINVAL;
 		}
 		memcpy(word, s, len);
@@ -114,7 +115,7 @@ int mb_map_flags_parse(const char *s, uint32_t *flags, const char **why)
 			}
 		}
 		if (!found) {
-			*why = "unknown flag name (known: no_prealloc, no_common_lru, numa_node, rdonly_prog, wronly_prog, zero_seed, mmapable)";
+			*why = "unknown flag name; known: no_prealloc, no_common_lru, numa_node, rdonly_prog, wronly_prog, zero_seed, mmapable";
 			return -EINVAL;
 		}
 		s += len;
@@ -148,6 +149,16 @@ void mb_map_flags_format(uint32_t flags, char *buf, size_t len)
 	}
 	if (flags && n < len)
 		snprintf(buf + n, len - n, "%s0x%x", n ? "|" : "", flags);
+}
+
+int mb_map_flags_opt_parse(const char *arg, void *field, const char **why)
+{
+	return mb_map_flags_parse(arg, field, why);
+}
+
+void mb_map_flags_opt_format(const void *field, char *buf, size_t len)
+{
+	mb_map_flags_format(*(const uint32_t *)field, buf, len);
 }
 
 int mb_map_memlock(int map_fd, uint64_t *bytes)

@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "map_opts.h"
 #include <stdint.h>
 
 struct mb_run;

@@ -51,19 +51,19 @@ check "tests/fuzz/doc.dict is current (scripts/fuzz-dict.sh doc > tests/fuzz/doc
 
 # Bad input: one line naming the option, the value and the range; exit 2; nothing run.
 expect_usage "--duration 0: must be 1..86400" -d 0 count-local
-expect_usage "--duration 5x: not a number" -d 5x count-local
-expect_usage "--duration x: not a number" --duration=x count-local
-expect_usage "--warmup -1: not a number" -w -1 count-local
+expect_usage "--duration 5x: must be 1..86400 (not a number)" -d 5x count-local
+expect_usage "--duration x: must be 1..86400 (not a number)" --duration=x count-local
+expect_usage "--warmup -1: must be 0..3600 (not a number)" -w -1 count-local
 expect_usage "--producers 0: must be 1..256" -p0 count-local
 expect_usage "--producers 257: must be 1..256" -p 257 count-local
 expect_usage "--producers 99999999999999999999: must be 1..256" -p 99999999999999999999 count-local
-expect_usage "--consumers -1: not a number" -c -1 count-local
+expect_usage "--consumers -1: must be 0..256 (not a number)" -c -1 count-local
 expect_usage "--interval_ms 5: must be 10..60000" --interval_ms 5 count-local
 expect_usage "--format xml: must be one of text, json, csv" --format xml count-local
-expect_usage "--prod-affinity -1: negative CPU number" --prod-affinity -1 count-local
-expect_usage "--prod-affinity 3-1: reversed range" --prod-affinity 3-1 count-local
-expect_usage "--prod-affinity 1,,2: empty item" --prod-affinity 1,,2 count-local
-expect_usage "--cons-affinity : empty list" --cons-affinity "" count-local
+expect_usage "--prod-affinity -1: must be a CPU list like 0-3,8 (negative CPU number)" --prod-affinity -1 count-local
+expect_usage "--prod-affinity 3-1: must be a CPU list like 0-3,8 (reversed range)" --prod-affinity 3-1 count-local
+expect_usage "--prod-affinity 1,,2: must be a CPU list like 0-3,8 (empty item)" --prod-affinity 1,,2 count-local
+expect_usage "--cons-affinity : must be a CPU list like 0-3,8 (empty list)" --cons-affinity "" count-local
 expect_usage "--prod-affinity: CPU 4095 is not online" --prod-affinity 4095 count-local
 expect_usage "--prod-affinity: 1 CPUs given for 2 producers" -p2 --prod-affinity 0 count-local
 expect_usage "-c/--consumers 1: this bench has no consumers" -c1 count-local

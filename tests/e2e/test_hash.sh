@@ -250,16 +250,16 @@ expect_usage "--key_size 8: array maps take keys of exactly 4 bytes" map-lookup 
 expect_usage "--key_size 1024: must be 4..512" map-lookup --key_size 1024
 expect_usage "--key_size 3: must be 4..512" map-lookup --key_size 3
 expect_usage "take values of 1..32768 bytes on this kernel" map-update --map_type percpu_hash --value_size 40000
-expect_usage "zipf theta must be > 0 and <= 10" map-lookup --key_dist zipf:11
-expect_usage "zipf theta must be > 0 and <= 10" map-lookup --key_dist zipf:0
+expect_usage "--key_dist zipf:11: must be seq, uniform or zipf:THETA (0 < THETA <= 10) (zipf theta out of range)" map-lookup --key_dist zipf:11
+expect_usage "zipf theta out of range" map-lookup --key_dist zipf:0
 expect_usage "seq or uniform" map-delete --key_dist zipf:1
-expect_usage "valid: hash, percpu_hash, lru_hash, lru_percpu_hash, array, percpu_array, array_of_maps, hash_of_maps" map-lookup --map_type tree
+expect_usage "--map_type tree: must be hash, percpu_hash, lru_hash, lru_percpu_hash, array, percpu_array, array_of_maps, hash_of_maps" map-lookup --map_type tree
 expect_usage "not an inner map type" map-lookup --map_type hash_of_maps --inner_type hash_of_maps
 expect_usage "only for array_of_maps and hash_of_maps" map-lookup --inner_type hash
 expect_usage "LRU capacity is per CPU" map-lookup --map_type lru_hash --map_flags no_common_lru --nr_entries 1000 --max_entries 1000
 expect_usage "no keyed batch lookup" map-lookup-miss --path batch
 expect_usage "--batch_size 8: only with --path batch" map-update --batch_size 8
-expect_usage "its own keys: must be >= 2" -p2 map-insert --nr_entries 1
+expect_usage "--nr_entries 1: must be >= 2 (map-insert gives each of the 2 producers its own keys)" -p2 map-insert --nr_entries 1
 expect_usage "--map_flags" map-lookup --map_flags bogus
 expect_usage "rdonly_prog" map-update --map_flags rdonly_prog
 expect_usage "must be <= --max_entries 1000" bpf-hashmap-lookup --nr_entries 2000

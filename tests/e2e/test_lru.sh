@@ -181,10 +181,10 @@ expect_usage "--keys_file $TMP: cannot read: Is a directory" lru-dist --keys_fil
 expect_usage "has no key" lru-dist --keys_file "$TMP/empty.keys"
 expect_usage "line 3: not a key" lru-dist --keys_file "$TMP/bad.keys"
 expect_usage "--lru_size 0: must be 1..10000000" lru-dist --lru_size 0
-expect_usage "--dist zipf:0: zipf theta must be > 0 and <= 10" lru-dist --dist zipf:0
-expect_usage "--dist zipf:10.5: zipf theta must be > 0 and <= 10" lru-dist --dist zipf:10.5
+expect_usage "--dist zipf:0: must be zipf:THETA (0 < THETA <= 10), uniform or seq (zipf theta out of range)" lru-dist --dist zipf:0
+expect_usage "--dist zipf:10.5: must be zipf:THETA (0 < THETA <= 10), uniform or seq" lru-dist --dist zipf:10.5
 expect_usage "--dist zipf:x" lru-dist --dist zipf:x
-expect_usage "--dist gauss: must be seq, uniform or zipf:THETA" lru-dist --dist gauss
+expect_usage "--dist gauss: must be zipf:THETA (0 < THETA <= 10), uniform or seq (unknown distribution)" lru-dist --dist gauss
 expect_usage "--nr_tasks $((ncpu + 1)): must be 1..$ncpu (one task per online CPU" lru-dist --nr_tasks $((ncpu + 1))
 expect_usage "--nr_tasks $((ncpu + 1)): must be 1..$ncpu" lru-loss --nr_tasks $((ncpu + 1))
 expect_usage "--nr_tasks 2: must be 1..1 (one task per CPU of --prod-affinity" lru-dist --prod-affinity 0 --nr_tasks 2

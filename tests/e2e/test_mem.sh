@@ -228,9 +228,9 @@ expect_usage "--use-case delete: must be one of overwrite, batch_add_batch_del, 
 	htab-mem --use-case delete
 expect_usage "--max-entries 100: must be 0 or at least 128" -p2 htab-mem --max-entries 100
 expect_usage "--preallocated takes no value" htab-mem --preallocated=1
-expect_usage "--map_type tree: unknown map type 'tree' (known: all, hash" map-mem --map_type tree
-expect_usage "--max_entries 0: each size must be 1..67108864" map-mem --max_entries 0
-expect_usage "--max_entries 10k,: ends with ','" map-mem --max_entries 10k,
+expect_usage "--map_type tree: must be all, or names joined by ',': hash, percpu_hash" map-mem --map_type tree
+expect_usage "--max_entries 0: must be 1..67108864" map-mem --max_entries 0
+expect_usage "--max_entries 10k,: must be 1..67108864; up to 16 sizes joined by ',' (a sweep) (ends with ',')" map-mem --max_entries 10k,
 expect_usage "--nr_entries 20000: must be at most the smallest --max_entries (10000)" \
 	map-mem --max_entries 10k,1M --nr_entries 20000
 expect_usage "--key_size 8: array keys are 4-byte indexes" map-mem --map_type array --key_size 8

@@ -68,10 +68,10 @@ static void test_map_types(void **state)
 	expect_ok("map-mem", "map_type",
 		  "hash,percpu_hash,lru_hash,lru_percpu_hash,array,percpu_array,array_of_maps,hash_of_maps,lpm_trie,bloom_filter",
 		  "all");
-	expect_bad("map-mem", "map_type", "tree", "--map_type tree: unknown map type 'tree' (known: all, hash");
+	expect_bad("map-mem", "map_type", "tree", "--map_type tree: must be all, or names joined by ',': hash, percpu_hash");
 	expect_bad("map-mem", "map_type", "hash,", "ends with ','");
-	expect_bad("map-mem", "map_type", ",hash", "names joined by ','");
-	expect_bad("map-mem", "map_type", "", "must not be empty");
+	expect_bad("map-mem", "map_type", ",hash", "(an empty or overlong name)");
+	expect_bad("map-mem", "map_type", "", "(empty)");
 }
 
 static void test_sizes(void **state)
@@ -80,11 +80,11 @@ static void test_sizes(void **state)
 	expect_ok("map-mem", "max_entries", "10000", "10000");
 	expect_ok("map-mem", "max_entries", "10k,1M", "10000,1000000");
 	expect_ok("map-mem", "max_entries", "1,0x10", "1,16");
-	expect_bad("map-mem", "max_entries", "0", "each size must be 1..67108864");
-	expect_bad("map-mem", "max_entries", "100M", "each size must be 1..67108864");
+	expect_bad("map-mem", "max_entries", "0", "--max_entries 0: must be 1..67108864");
+	expect_bad("map-mem", "max_entries", "100M", "(a size that is not 1..67108864)");
 	expect_bad("map-mem", "max_entries", "10k,", "ends with ','");
-	expect_bad("map-mem", "max_entries", "10k,,1M", "sizes joined by ','");
-	expect_bad("map-mem", "max_entries", "ten", "each size must be");
+	expect_bad("map-mem", "max_entries", "10k,,1M", "(an empty size)");
+	expect_bad("map-mem", "max_entries", "ten", "--max_entries ten: must be 1..67108864");
 	expect_bad("map-mem", "max_entries", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17",
 		   "at most 16 sizes");
 }

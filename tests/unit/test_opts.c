@@ -12,6 +12,8 @@
 #include "util/json.h"
 #include "core/opts.h"
 #include "families/registry.h"
+#include "maps/map_opts.h"
+#include "families/lpm/lpm_trie.h"
 
 struct args {
 	uint32_t n;
@@ -78,12 +80,12 @@ static void test_errors(void **state)
 	expect_error("nr_entries", "5000000000", "--nr_entries 5000000000: must be 1..4000000000");
 	expect_error("nr_entries", "99999999999999999999",
 		     "--nr_entries 99999999999999999999: must be 1..4000000000");
-	expect_error("nr_entries", "12x", "--nr_entries 12x: not a number (must be 1..4000000000)");
-	expect_error("nr_entries", "-1", "--nr_entries -1: not a number (must be 1..4000000000)");
+	expect_error("nr_entries", "12x", "--nr_entries 12x: must be 1..4000000000 (not a number)");
+	expect_error("nr_entries", "-1", "--nr_entries -1: must be 1..4000000000 (not a number)");
 	expect_error("theta", "0", "--theta 0: must be 0.01..5");
-	expect_error("theta", "abc", "--theta abc: not a number (must be 0.01..5)");
+	expect_error("theta", "abc", "--theta abc: must be 0.01..5 (not a number)");
 	expect_error("map_type", "tree", "--map_type tree: must be one of hash, array");
-	expect_error("keys_file", "", "--keys_file: must not be empty");
+	expect_error("keys_file", "", "--keys_file: must be a non-empty string");
 }
 
 static void test_names(void **state)
@@ -197,11 +199,72 @@ static void test_suggest(void **state)
 	assert_int_equal(mb_bench_suggest("zzzzzzzzzzzzzzzzzzz", s, 4), 0);
 }
 
+/* The one shape of a refused value, with and without a value and a reason. */
+static void test_error_shape(void **state)
+{
+	char buf[128];
+
+	(void)state;
+	assert_int_equal(mb_opt_error(buf, sizeof(buf), "nr_entries", "0", "1..10", NULL), -EINVAL);
+	assert_string_equal(buf, "--nr_entries 0: must be 1..10");
+	mb_opt_error(buf, sizeof(buf), "nr_entries", "3", ">= 4", "one key per producer");
+	assert_string_equal(buf, "--nr_entries 3: must be >= 4 (one key per producer)");
+	mb_opt_error(buf, sizeof(buf), "keys_file", NULL, "a non-empty string", NULL);
+	assert_string_equal(buf, "--keys_file: must be a non-empty string");
+	/* Truncated, never overrun. */
+	mb_opt_error(buf, 8, "nr_entries", "0", "1..10", NULL);
+	assert_string_equal(buf, "--nr_en");
+}
+
+static const struct mb_opt *bench_opt(const char *bench, const char *name)
+{
+	const struct mb_bench *b = mb_bench_find(bench);
+	int i;
+
+	assert_non_null(b);
+	i = mb_opt_find(b->opts, name);
+	assert_true(i >= 0);
+	return &b->opts[i];
+}
+
+/* --nr_entries: one name, type and help stem everywhere; each family's range as declared. */
+static void test_shared_nr_entries(void **state)
+{
+	const char *benches[] = { "map-lookup", "bpf-hashmap-lookup", "bloom-lookup",
+				  "hashmap-with-bloom", "lpm-trie-lookup", "map-mem" };
+	char msg[128];
+	void *args = calloc(1, 4096);
+
+	(void)state;
+	assert_non_null(args);
+	assert_true(mb_bench_find("bloom-lookup")->args_size <= 4096);
+	assert_true(mb_bench_find("lpm-trie-lookup")->args_size <= 4096);
+	for (size_t i = 0; i < sizeof(benches) / sizeof(*benches); i++) {
+		const struct mb_opt *o = bench_opt(benches[i], "nr_entries");
+
+		assert_int_equal(o->type, MB_OPT_U32);
+		assert_string_equal(o->metavar, "N");
+		assert_true(!strncmp(o->help, "Entries in the map: ", 20));
+	}
+	assert_true(bench_opt("bloom-lookup", "nr_entries")->max == MB_MAP_ENTRIES_MAX);
+	assert_true(bench_opt("lpm-trie-lookup", "nr_entries")->max == LPM_MAX_ENTRIES);
+	assert_true(bench_opt("map-lookup", "nr_entries")->max == 1u << 30);
+	assert_true(bench_opt("map-mem", "nr_entries")->min == 0);
+	assert_int_equal(mb_opt_apply(bench_opt("lpm-trie-lookup", "nr_entries"), args,
+				      "100000001", msg, sizeof(msg)), -EINVAL);
+	assert_string_equal(msg, "--nr_entries 100000001: must be 1..100000000");
+	assert_int_equal(mb_opt_apply(bench_opt("bloom-lookup", "nr_entries"), args, "4294967295",
+				      msg, sizeof(msg)), 0);
+	free(args);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults_and_apply),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_error_shape),
+		cmocka_unit_test(test_shared_nr_entries),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_registry),

@@ -44,27 +44,30 @@
 #define BL_CMP_WARM_NS		2000000ULL
 #define BL_CMP_MEASURE_NS	5000000ULL
 
+/* Value sizes: the range the kernel's bloom bench takes (mapbench's programs hold 256 bytes). */
+#define BLOOM_VALUE_MIN	2
+#define BLOOM_VALUE_MAX	256
+
 static const struct mb_opt bloom_opts[] = {
-	MB_OPT_U32_DEF("nr_entries", struct bloom_args, nr_entries, "1000", 1, UINT32_MAX, "N",
-		       "Values inserted; the filter is sized for them (max_entries)"),
+	MB_OPT_NR_ENTRIES(struct bloom_args, nr_entries, "1000", 1, MB_MAP_ENTRIES_MAX,
+			  "values inserted; the filter is sized for them (max_entries)"),
 	MB_OPT_U32_DEF("nr_hash_funcs", struct bloom_args, nr_hash_funcs, "3", 1, 15, "K",
 		       "Hash functions of the filter (map_extra)"),
-	MB_OPT_U32_DEF("value_size", struct bloom_args, value_size, "8", 2, 256, "BYTES",
-		       "Size of a value"),
-	MB_OPT_U64_DEF("seed", struct bloom_args, seed, "1", 0, UINT64_MAX, "N",
-		       "Seed of the inserted and looked-up values (the filter's hash seed is the kernel's)"),
+	MB_OPT_VALUE_SIZE(struct bloom_args, value_size, "8", BLOOM_VALUE_MIN, BLOOM_VALUE_MAX,
+			  "of the filter's values"),
+	MB_OPT_SEED(struct bloom_args, seed,
+		    "the inserted and looked-up values (the filter's hash seed is the kernel's)"),
 	MB_OPT_END,
 };
 
 static const struct mb_opt hashmap_opts[] = {
-	MB_OPT_U32_DEF("nr_entries", struct bloom_args, nr_entries, "1000", 1, UINT32_MAX, "N",
-		       "Values inserted into the hash map (full: max_entries) and the filter"),
+	MB_OPT_NR_ENTRIES(struct bloom_args, nr_entries, "1000", 1, MB_MAP_ENTRIES_MAX,
+			  "values inserted into the hash map (full: max_entries) and the filter"),
 	MB_OPT_U32_DEF("nr_hash_funcs", struct bloom_args, nr_hash_funcs, "3", 1, 15, "K",
 		       "Hash functions of the filter (hashmap-without-bloom has none: accepted for the kernel's scripts)"),
-	MB_OPT_U32_DEF("value_size", struct bloom_args, value_size, "8", 2, 256, "BYTES",
-		       "Size of a value, the hash map's key"),
-	MB_OPT_U64_DEF("seed", struct bloom_args, seed, "1", 0, UINT64_MAX, "N",
-		       "Seed of the inserted and looked-up values"),
+	MB_OPT_VALUE_SIZE(struct bloom_args, value_size, "8", BLOOM_VALUE_MIN, BLOOM_VALUE_MAX,
+			  "of the values, also the hash map's key"),
+	MB_OPT_SEED(struct bloom_args, seed, "the inserted and looked-up values"),
 	MB_OPT_DOUBLE_DEF("hit_ratio", struct bloom_args, hit_ratio, "0", 0.0, 1.0, "R",
 			  "Fraction of lookups for inserted values (the filter only saves the others)"),
 	MB_OPT_END,

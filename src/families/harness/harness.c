@@ -10,6 +10,7 @@
 
 #include "core/bench.h"
 #include "core/kloop.h"
+#include "maps/map_opts.h"
 #include "sys/probe.h"
 #include "harness.skel.h"
 #include "util/json.h"
@@ -20,8 +21,8 @@ struct bpf_loop_args {
 };
 
 static const struct mb_opt bpf_loop_opts[] = {
-	MB_OPT_U32_DEF("nr_loops", struct bpf_loop_args, nr_loops, "10", 1, 1 << 23, "N",
-		       "Callback iterations per bpf_loop call"),
+	MB_OPT_NR_LOOPS(struct bpf_loop_args, nr_loops, "10",
+			"Callback iterations per bpf_loop call"),
 	MB_OPT_END,
 };
 

@@ -30,7 +30,7 @@ static int parse_map_type(const char *arg, void *field, const char **why)
 			return 0;
 		}
 	}
-	*why = "unknown map type (valid: " HASH_TYPES ")";
+	*why = "unknown map type";
 	return -EINVAL;
 }
 
@@ -39,7 +39,7 @@ static int parse_inner_type(const char *arg, void *field, const char **why)
 	const struct mb_map_type_info *t = mb_map_type_by_name(arg);
 
 	if (!t || t->map_in_map || parse_map_type(arg, field, why)) {
-		*why = "not an inner map type (valid: " INNER_TYPES ")";
+		*why = "not an inner map type";
 		return -EINVAL;
 	}
 	return 0;
@@ -50,16 +50,6 @@ static void format_map_type(const void *field, char *buf, size_t len)
 	const struct mb_map_type_info *t = *(const struct mb_map_type_info *const *)field;
 
 	snprintf(buf, len, "%s", t ? t->name : "");
-}
-
-static int parse_flags(const char *arg, void *field, const char **why)
-{
-	return mb_map_flags_parse(arg, field, why);
-}
-
-static void format_flags(const void *field, char *buf, size_t len)
-{
-	mb_map_flags_format(*(const uint32_t *)field, buf, len);
 }
 
 static int parse_dist(const char *arg, void *field, const char **why)
@@ -74,29 +64,34 @@ static void format_dist(const void *field, char *buf, size_t len)
 
 static const char *const fill_order_names[] = { "bucket", "key", NULL };
 
+/*
+ * Below the kernel's u32: map-lookup-miss and map-mixed use the keys nr_entries..2 nr_entries,
+ * and 2^30 keeps twice the fill (plus producers and LRU head room) a u32 key index.
+ */
+#define HASH_NR_ENTRIES_MAX	(1u << 30)
+
 static const struct mb_opt hash_opts[] = {
 	MB_OPT_CUSTOM_DEF("map_type", struct hash_args, map_type, "hash", parse_map_type,
 			  format_map_type, HASH_TYPES, "TYPE", "Map type to measure"),
 	MB_OPT_CUSTOM_DEF("inner_type", struct hash_args, inner_type, "lru_hash", parse_inner_type,
 			  format_map_type, INNER_TYPES, "TYPE",
 			  "Map-in-map: type of the inner maps (one per CPU) the ops go to"),
-	MB_OPT_CUSTOM_DEF("map_flags", struct hash_args, map_flags, "0", parse_flags, format_flags,
-			  "a number or names: no_prealloc, no_common_lru, zero_seed, numa_node, mmapable",
-			  "FLAGS", "Map flags (map-in-map: of the inner maps)"),
-	MB_OPT_U32_DEF("max_entries", struct hash_args, max_entries, NULL, 1, UINT32_MAX, "N",
-		       "Map capacity (default: what the bench needs, plus LRU head room)"),
-	MB_OPT_U32_DEF("nr_entries", struct hash_args, nr_entries, "10000", 1, 1u << 30, "N",
-		       "Keys in the map (fill level), or keys inserted per round (map-insert)"),
+	MB_OPT_MAP_FLAGS(struct hash_args, map_flags,
+			 "a number or names: no_prealloc, no_common_lru, zero_seed, numa_node, mmapable",
+			 "for the types that take them (map-in-map: of the inner maps)"),
+	MB_OPT_MAX_ENTRIES(struct hash_args, max_entries, NULL, MB_MAP_ENTRIES_MAX,
+			   "by default what the bench needs, plus LRU head room"),
+	MB_OPT_NR_ENTRIES(struct hash_args, nr_entries, "10000", 1, HASH_NR_ENTRIES_MAX,
+			  "the fill level, or keys inserted per round (map-insert)"),
 	/* 512: the kernel's limit for hash keys (MAX_BPF_STACK) and the programs' key buffer. */
-	MB_OPT_U32_DEF("key_size", struct hash_args, key_size, "4", 4, MB_HASH_KEY_MAX, "BYTES",
-		       "Key size (arrays: 4; the kernel's limit is checked)"),
-	MB_OPT_U32_DEF("value_size", struct hash_args, value_size, "8", 1, MB_HASH_VALUE_MAX, "BYTES",
-		       "Value size (the kernel's limit is checked)"),
+	MB_OPT_KEY_SIZE(struct hash_args, key_size, "4", 4, MB_HASH_KEY_MAX,
+			"arrays: 4; the kernel's limit is checked"),
+	MB_OPT_VALUE_SIZE(struct hash_args, value_size, "8", 1, MB_HASH_VALUE_MAX,
+			  "the kernel's limit is checked"),
 	MB_OPT_CUSTOM_DEF("key_dist", struct hash_args, key_dist, "seq", parse_dist, format_dist,
 			  "seq, uniform or zipf:THETA (0 < THETA <= 10)", "DIST",
 			  "Order of the keys each producer uses"),
-	MB_OPT_U64_DEF("seed", struct hash_args, seed, "1", 0, UINT64_MAX, "N",
-		       "Seed of the key streams (each producer derives its own)"),
+	MB_OPT_SEED(struct hash_args, seed, "the key streams (each producer derives its own)"),
 	MB_OPT_ENUM_DEF("path", struct hash_args, path, "kernel", hash_path_names,
 			"Where the ops run: in-kernel loop, bpf_map_*_elem syscalls, batch syscalls"),
 	MB_OPT_U32_DEF("batch_size", struct hash_args, batch_size, "256", 1, 1u << 20, "N",

@@ -22,38 +22,35 @@
 
 static const char *const fill_order_names[] = { "bucket", "key", NULL };
 
-static int parse_flags(const char *arg, void *field, const char **why)
-{
-	return mb_map_flags_parse(arg, field, why);
-}
-
-static void format_flags(const void *field, char *buf, size_t len)
-{
-	mb_map_flags_format(*(const uint32_t *)field, buf, len);
-}
+/*
+ * The kernel bench's keys are 1..nr_entries in a u32 word, and nr_entries <= max_entries (a u32):
+ * the port's limit, one below the u32 maximum, keeps nr_entries + 1 a u32 too.
+ */
+#define HML_NR_ENTRIES_MAX	(UINT32_MAX - 1)
+/* The full map is preallocated and filled before the run: 2^30 elements are tens of GiB. */
+#define FU_MAX_ENTRIES_MAX	(1u << 30)
 
 static const struct mb_opt hml_opts[] = {
-	MB_OPT_U32_DEF("key_size", struct hash_args, key_size, "4", 4, MB_HASH_KEY_MAX, "KEY_SIZE",
-		       "The hashmap key size (the kernel's limit is checked)"),
-	MB_OPT_CUSTOM_DEF("map_flags", struct hash_args, map_flags, "0", parse_flags, format_flags,
-			  "a number or names: no_prealloc, zero_seed, numa_node", "MAP_FLAGS",
-			  "The hashmap flags passed to BPF_MAP_CREATE"),
-	MB_OPT_U32_DEF("max_entries", struct hash_args, max_entries, "1000", 1, UINT32_MAX,
-		       "MAX_ENTRIES", "The hashmap max entries"),
-	MB_OPT_U32_DEF("nr_entries", struct hash_args, nr_entries, "500", 1, UINT32_MAX - 1,
-		       "NR_ENTRIES", "The number of entries to insert/lookup"),
-	MB_OPT_U32_DEF("nr_loops", struct hash_args, nr_loops, "1000000", 1, 1u << 23, "NR_LOOPS",
-		       "Lookups per program run (a multiple of --nr_entries)"),
+	MB_OPT_KEY_SIZE(struct hash_args, key_size, "4", 4, MB_HASH_KEY_MAX,
+			"of the hashmap (the kernel's limit is checked)"),
+	MB_OPT_MAP_FLAGS(struct hash_args, map_flags,
+			 "a number or names: no_prealloc, zero_seed, numa_node",
+			 "of the hashmap, passed to BPF_MAP_CREATE"),
+	MB_OPT_MAX_ENTRIES(struct hash_args, max_entries, "1000", MB_MAP_ENTRIES_MAX,
+			   "the hashmap's max_entries"),
+	MB_OPT_NR_ENTRIES(struct hash_args, nr_entries, "500", 1, HML_NR_ENTRIES_MAX,
+			  "the keys 1..N inserted and looked up"),
+	MB_OPT_NR_LOOPS(struct hash_args, nr_loops, "1000000",
+			"Lookups per program run (a multiple of --nr_entries)"),
 	MB_OPT_ENUM_DEF("fill_order", struct hash_args, fill_order, "key", fill_order_names,
 			"Order the fill inserts keys in: by key (the kernel bench's layout) or by hash bucket (fast)"),
 	MB_OPT_END,
 };
 
 static const struct mb_opt fu_opts[] = {
-	MB_OPT_U32_DEF("max_entries", struct hash_args, max_entries, "1000", 1, 1u << 30,
-		       "MAX_ENTRIES", "Entries of the full preallocated hash"),
-	MB_OPT_U32_DEF("nr_loops", struct hash_args, nr_loops, "10000", 1, 1u << 23, "NR_LOOPS",
-		       "Updates per program run"),
+	MB_OPT_MAX_ENTRIES(struct hash_args, max_entries, "1000", FU_MAX_ENTRIES_MAX,
+			   "entries of the full preallocated hash"),
+	MB_OPT_NR_LOOPS(struct hash_args, nr_loops, "10000", "Updates per program run"),
 	MB_OPT_END,
 };
 
@@ -79,8 +76,9 @@ static int hml_validate(struct mb_run *run)
 				    a->nr_entries, a->max_entries);
 	/* The kernel bench runs nr_loops / nr_entries passes: fewer loops than keys is none. */
 	if (a->nr_loops < a->nr_entries)
-		return mb_run_usage(run, "--nr_loops %u: one run looks up every key at least once: must be >= --nr_entries %u",
-				    a->nr_loops, a->nr_entries);
+		return mb_run_bad_num(run, "nr_loops", a->nr_loops,
+				      ">= --nr_entries %u (one run looks up every key at least once)",
+				      a->nr_entries);
 	err = hash_validate_flags(run, a, HASH_KB_LOOKUP);
 	if (!err)
 		err = hash_validate_kernel(run, a);
@@ -97,8 +95,9 @@ static int fu_validate(struct mb_run *run)
 	a->nr_entries = a->max_entries;
 	a->fill_order = HASH_FILL_KEY;
 	if ((uint64_t)a->max_entries + (uint64_t)run->nr_producers > UINT32_MAX)
-		return mb_run_usage(run, "--max_entries %u: too large for the producers' absent keys",
-				    a->max_entries);
+		return mb_run_bad_num(run, "max_entries", a->max_entries,
+				      "<= %llu (the producers' absent keys follow the map's)",
+				      (unsigned long long)UINT32_MAX - (unsigned)run->nr_producers);
 	return 0;
 }
 

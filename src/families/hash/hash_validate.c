@@ -92,8 +92,9 @@ static int validate_sizes(struct mb_run *run, struct hash_args *a, enum hash_op 
 
 	if ((op == HASH_INSERT || op == HASH_DELETE || op == HASH_MIXED) &&
 	    a->nr_entries < (uint32_t)np)
-		return mb_run_usage(run, "--nr_entries %u: map-%s gives each of the %d producers its own keys: must be >= %d",
-				    a->nr_entries, hash_op_name(op), np, np);
+		return mb_run_bad_num(run, "nr_entries", a->nr_entries,
+				      ">= %d (map-%s gives each of the %d producers its own keys)",
+				      np, hash_op_name(op), np);
 	if (leaf->array) {
 		if (!a->max_entries)
 			a->max_entries = a->nr_entries;
@@ -103,23 +104,26 @@ static int validate_sizes(struct mb_run *run, struct hash_args *a, enum hash_op 
 		/* Absent indices start at max_entries. */
 		if (op == HASH_MISS &&
 		    (uint64_t)a->max_entries + a->nr_entries >= MB_HASH_BAD_INDEX)
-			return mb_run_usage(run, "--max_entries %u: map-lookup-miss looks up indices from max_entries on: --max_entries + --nr_entries must be < %u",
-					    a->max_entries, MB_HASH_BAD_INDEX);
+			return mb_run_bad_num(run, "max_entries", a->max_entries,
+					      "< %u - --nr_entries (map-lookup-miss looks up indices from max_entries on)",
+					      MB_HASH_BAD_INDEX);
 		return 0;
 	}
 	if (!a->max_entries) {
 		max = hash_default_max_entries(leaf, a->map_flags, need, ncpus);
 		if (!max)
-			return mb_run_usage(run, "--nr_entries %u: the map it needs has more than %u entries",
-					    a->nr_entries, UINT32_MAX);
+			return mb_run_bad_num(run, "nr_entries", a->nr_entries,
+					      "smaller (the map it needs has more than %u entries)",
+					      UINT32_MAX);
 		a->max_entries = (uint32_t)max;
 		a->max_entries_headroom = (uint32_t)(max - need);
 		return 0;
 	}
 	if (need > a->max_entries) {
 		if (op == HASH_MIXED)
-			return mb_run_usage(run, "--nr_entries %u: map-mixed needs room for one more key per producer: must be <= --max_entries %u - %d",
-					    a->nr_entries, a->max_entries, np);
+			return mb_run_bad_num(run, "nr_entries", a->nr_entries,
+					      "<= --max_entries %u - %d (map-mixed needs room for one more key per producer)",
+					      a->max_entries, np);
 		return mb_run_usage(run, "--nr_entries %u: must be <= --max_entries %u",
 				    a->nr_entries, a->max_entries);
 	}

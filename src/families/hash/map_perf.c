@@ -48,16 +48,18 @@ static void format_tests(const void *field, char *buf, size_t len)
 	mp_tests_format(*(const uint32_t *)field, buf, len);
 }
 
+/* This port's bound, not the kernel's: each selected test preallocates maps of this size. */
+#define MP_MAX_ENTRIES_MAX	(1u << 24)
+
 static const struct mb_opt mp_opts[] = {
 	MB_OPT_CUSTOM_DEF("test", struct mp_args, tests, "all", parse_tests, format_tests,
 			  "all, or names joined by ',': hash_prealloc, percpu_hash_prealloc, hash_kmalloc, percpu_hash_kmalloc, lru_hash_prealloc, nocommon_lru_hash_prealloc, lpm_kmalloc, hash_lookup, array_lookup, inner_lru_hash_prealloc, lru_hash_lookup",
 			  "NAMES", "Tests to run"),
 	MB_OPT_U32_DEF("test_mask", struct mp_args, test_mask, NULL, 0, MP_ALL, "MASK",
 		       "Tests to run as map_perf_test's bitmask (bit 0 hash_prealloc ... bit 10 lru_hash_lookup; 0: all)"),
-	MB_OPT_U32_DEF("max_entries", struct mp_args, max_entries, NULL, 1, 1u << 24, "N",
-		       "Resize the maps of the selected tests (map_perf_test's num_map_entries)"),
-	MB_OPT_U64_DEF("seed", struct mp_args, seed, "1", 0, UINT64_MAX, "N",
-		       "Seed of the random keys and of the LPM prefixes"),
+	MB_OPT_MAX_ENTRIES(struct mp_args, max_entries, NULL, MP_MAX_ENTRIES_MAX,
+			   "resizes the maps of the selected tests (map_perf_test's num_map_entries)"),
+	MB_OPT_SEED(struct mp_args, seed, "the random keys and of the LPM prefixes"),
 	MB_OPT_END,
 };
 

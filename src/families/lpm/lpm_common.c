@@ -27,9 +27,8 @@ static const char *const free_method_names[] = { "auto", "fentry", "workqueue", 
 	  .def = _def, .choices = _choices, .metavar = _meta, .help = _help }
 
 #define LPM_OPTS								\
-	MB_OPT_U32_DEF("nr_entries", struct lpm_args, nr_entries, LPM_DEFAULT_ENTRIES, 1,	\
-		       LPM_MAX_ENTRIES, "N",						\
-		       "Entries in the trie (the kernel's bench requires it; mapbench defaults to the size of its published figures)"), \
+	MB_OPT_NR_ENTRIES(struct lpm_args, nr_entries, LPM_DEFAULT_ENTRIES, 1, LPM_MAX_ENTRIES,	\
+			  "the trie (the kernel's bench requires it; mapbench defaults to the size of its published figures)"), \
 	MB_OPT_U32_DEF("prefix_len", struct lpm_args, prefix_len, NULL, 1, 128, "L",		\
 		       "Prefix length of the entries: 1..32, or 1..128 with --key_bits 128; with --prefix_dist mixed the longest one (default: the key width)"), \
 	MB_OPT_FLAG_DEF("random", struct lpm_args, random,					\

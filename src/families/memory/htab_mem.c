@@ -55,6 +55,7 @@ static const struct mb_opt htab_mem_opts[] = {
 			"overwrite: 64 updates of existing keys per op; batch_add_batch_del: 64 updates then 64 deletes (2 ops); add_del_on_diff_cpu: producer pairs, one adds 64 keys, the other deletes them, in turn"),
 	MB_OPT_FLAG_DEF("preallocated", struct htab_mem_args, preallocated,
 			"preallocated hash map (default: BPF_F_NO_PREALLOC, the bpf memory allocator)"),
+	/* The kernel bench's spellings, kept (they are the params keys): not MB_OPT_VALUE_SIZE. */
 	MB_OPT_U32_DEF("value-size", struct htab_mem_args, value_size, "8", 1, MB_HTAB_MAX_VALUE,
 		       "BYTES", "value size of the hash map"),
 	MB_OPT_U32_DEF("max-entries", struct htab_mem_args, max_entries, "0", 0, 1 << 24, "N",

@@ -28,7 +28,11 @@
 #include "core/runner.h"
 
 #define MM_MAX_SIZES	16
+/* Map sizes, and entries: the memory a bench of up to 16 sizes would charge stays bounded. */
 #define MM_MAX_ENTRIES	(1u << 26)
+/* The kernel's limits for hash keys (MAX_BPF_STACK) and for the values this bench creates. */
+#define MM_KEY_MAX	512
+#define MM_VALUE_MAX	65536
 
 struct mm_sizes {
 	uint32_t n;
@@ -109,18 +113,14 @@ static int parse_types(const char *arg, void *field, const char **why)
 		const struct mb_map_type_info *t;
 
 		if (!len || len >= sizeof(name)) {
-			*why = "must be 'all' or map type names joined by ','";
+			*why = "an empty or overlong name";
 			return -EINVAL;
 		}
 		memcpy(name, p, len);
 		name[len] = '\0';
 		t = mb_map_type_by_name(name);
 		if (!t) {
-			char names[400];
-
-			mb_map_type_names(names, sizeof(names));
-			snprintf(msg, sizeof(msg), "unknown map type '%s' (known: all, %s)", name,
-				 names);
+			snprintf(msg, sizeof(msg), "unknown map type '%s'", name);
 			*why = msg;
 			return -EINVAL;
 		}
@@ -132,7 +132,7 @@ static int parse_types(const char *arg, void *field, const char **why)
 		}
 	}
 	if (!mask) {
-		*why = "must not be empty";
+		*why = "empty";
 		return -EINVAL;
 	}
 	*(uint32_t *)field = mask;
@@ -161,7 +161,7 @@ static int parse_sizes(const char *arg, void *field, const char **why)
 	const char *p = arg;
 
 	if (!*p) {
-		*why = "must not be empty";
+		*why = "empty";
 		return -EINVAL;
 	}
 	while (*p) {
@@ -170,7 +170,7 @@ static int parse_sizes(const char *arg, void *field, const char **why)
 		uint64_t v;
 
 		if (!len || len >= sizeof(num)) {
-			*why = "must be sizes joined by ',' (e.g. 10k,1M)";
+			*why = "an empty size";
 			return -EINVAL;
 		}
 		if (s.n == MM_MAX_SIZES) {
@@ -180,7 +180,7 @@ static int parse_sizes(const char *arg, void *field, const char **why)
 		memcpy(num, p, len);
 		num[len] = '\0';
 		if (mb_parse_u64(num, &v) || v < 1 || v > MM_MAX_ENTRIES) {
-			*why = "each size must be 1..67108864";
+			*why = "a size that is not 1..67108864";
 			return -EINVAL;
 		}
 		s.v[s.n++] = (uint32_t)v;
@@ -204,16 +204,6 @@ static void format_sizes(const void *field, char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, "%s%u", i ? "," : "", s->v[i]);
 }
 
-static int parse_flags(const char *arg, void *field, const char **why)
-{
-	return mb_map_flags_parse(arg, field, why);
-}
-
-static void format_flags(const void *field, char *buf, size_t len)
-{
-	mb_map_flags_format(*(const uint32_t *)field, buf, len);
-}
-
 static const struct mb_opt map_mem_opts[] = {
 	MB_OPT_CUSTOM_DEF("map_type", struct map_mem_args, types, "all", parse_types, format_types,
 			  "all, or names joined by ',': hash, percpu_hash, lru_hash, lru_percpu_hash, array, percpu_array, array_of_maps, hash_of_maps, lpm_trie, bloom_filter",
@@ -221,15 +211,15 @@ static const struct mb_opt map_mem_opts[] = {
 	MB_OPT_CUSTOM_DEF("max_entries", struct map_mem_args, sizes, "10000", parse_sizes,
 			  format_sizes, "1..67108864; up to 16 sizes joined by ',' (a sweep)",
 			  "N[,N...]", "map sizes"),
-	MB_OPT_U32_DEF("nr_entries", struct map_mem_args, nr_entries, "0", 0, MM_MAX_ENTRIES, "N",
-		       "entries to insert; 0: fill every map to its max_entries"),
-	MB_OPT_U32_DEF("key_size", struct map_mem_args, key_size, "4", 1, 512, "BYTES",
-		       "key size (lpm_trie: data bytes after the 4-byte prefix length; arrays: always 4)"),
-	MB_OPT_U32_DEF("value_size", struct map_mem_args, value_size, "8", 1, 65536, "BYTES",
-		       "value size (per CPU for per-CPU maps; map-in-map: always 4, an inner map)"),
-	MB_OPT_CUSTOM_DEF("map_flags", struct map_mem_args, map_flags, "0", parse_flags,
-			  format_flags, "a number, or names joined by '|'", "FLAGS",
-			  "map flags, for the types that take them (lpm_trie always has no_prealloc)"),
+	/* 0 is valid here: every map filled to its own max_entries. */
+	MB_OPT_NR_ENTRIES(struct map_mem_args, nr_entries, "0", 0, MM_MAX_ENTRIES,
+			  "entries to insert; 0: fill every map to its max_entries"),
+	MB_OPT_KEY_SIZE(struct map_mem_args, key_size, "4", 1, MM_KEY_MAX,
+			"lpm_trie: data bytes after the 4-byte prefix length; arrays: always 4"),
+	MB_OPT_VALUE_SIZE(struct map_mem_args, value_size, "8", 1, MM_VALUE_MAX,
+			  "per CPU for per-CPU maps; map-in-map: always 4, an inner map"),
+	MB_OPT_MAP_FLAGS(struct map_mem_args, map_flags, "a number, or names joined by '|'",
+			 "for the types that take them (lpm_trie always has no_prealloc)"),
 	MB_OPT_U32_DEF("settle_ms", struct map_mem_args, settle_ms, "1000", 0, 60000, "MS",
 		       "a wait for freed memory ends once the charge stopped falling this long"),
 	MB_OPT_U32_DEF("release_timeout_ms", struct map_mem_args, release_timeout_ms, "20000", 0,
