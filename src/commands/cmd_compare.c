@@ -96,53 +96,101 @@ static int write_out(FILE *f, void *p)
 	return mb_comparison_print(f, o->c, o->format, o->base_name, o->base, o->cur_name, o->cur);
 }
 
+/*
+ * Parses and checks the command line of compare: 1 when it asked for --help (printed), 0 to go
+ * on, -1 on bad input (said).
+ */
+static int parse_args(int argc, char **argv, struct mb_cli *cli, struct compare_args *args,
+		      struct mb_cmp_opts *opts, char **ignore_bufs)
+{
+	char err[1024];
+
+	if (mb_cli_parse_cmd(argc - 1, argv + 1, cli, compare_opts, args))
+		return -1;
+	cli->env.argc = argc;
+	cli->env.argv = argv;
+	mb_log_init(cli->env.quiet, cli->env.verbose, stderr);
+	if (cli->env.help) {
+		usage(stdout);
+		return 1;
+	}
+	if (check_globals(cli) || split_ignore(cli, opts, ignore_bufs))
+		return -1;
+	if (cli->nr_names != 2) {
+		mb_err("compare: needs two files, BASE.json and NEW.json (got %d; mapbench compare --help)",
+		       cli->nr_names);
+		return -1;
+	}
+	if (mb_cli_output_format(cli, "compare: ", -1))
+		return -1;
+	if (cli->env.output && mb_output_check(cli->env.output, err, sizeof(err))) {
+		mb_err("compare: -o/--output %s: %s", cli->env.output, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Loads BASE and NEW, which must both be results of a run or sweep. */
+static int load_results(const struct mb_cli *cli, struct mb_json **docs)
+{
+	char err[1024];
+
+	for (int i = 0; i < 2; i++) {
+		enum mb_doc_kind kind;
+
+		docs[i] = mb_doc_load(cli->names[i], &kind, err, sizeof(err));
+		if (!docs[i]) {
+			mb_err("compare: %s", err);
+			return -1;
+		}
+		if (kind != MB_DOC_RESULTS) {
+			mb_err("compare: %s: a comparison, not results of a run or sweep", cli->names[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Writes the comparison to -o FILE, and then the verdicts to the terminal, or to stdout. */
+static int write_comparison(const struct mb_cli *cli, struct out_ctx *oc)
+{
+	char err[1024];
+
+	if (cli->env.output) {
+		if (mb_write_atomic(cli->env.output, write_out, oc, err, sizeof(err))) {
+			mb_err("compare: -o/--output %s", err);
+			return -1;
+		}
+		/* The file holds the document; the terminal still gets the verdicts. */
+		if (oc->format != MB_FORMAT_TEXT && !cli->env.quiet) {
+			oc->format = MB_FORMAT_TEXT;
+			write_out(stdout, oc);
+		}
+	} else if (write_out(stdout, oc) || fflush(stdout)) {
+		mb_err("compare: cannot write the output: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int mb_cmd_compare(int argc, char **argv)
 {
 	struct compare_args args = { 0 };
 	struct mb_cmp_opts opts = { 0 };
 	struct mb_comparison c = { 0 };
 	struct mb_json *docs[2] = { NULL, NULL }, *out = NULL;
-	char *ignore_bufs[MB_CLI_LIST_MAX] = { NULL }, err[1024];
+	char *ignore_bufs[MB_CLI_LIST_MAX] = { NULL };
 	struct out_ctx oc = { 0 };
-	int status = MB_EXIT_USAGE;
+	int status = MB_EXIT_USAGE, ret;
 	struct mb_cli cli;
 
-	if (mb_cli_parse_cmd(argc - 1, argv + 1, &cli, compare_opts, &args))
-		goto out;
-	cli.env.argc = argc;
-	cli.env.argv = argv;
-	mb_log_init(cli.env.quiet, cli.env.verbose, stderr);
-	if (cli.env.help) {
-		usage(stdout);
-		status = MB_EXIT_OK;
+	ret = parse_args(argc, argv, &cli, &args, &opts, ignore_bufs);
+	if (ret) {
+		status = ret > 0 ? MB_EXIT_OK : MB_EXIT_USAGE;
 		goto out;
 	}
-	if (check_globals(&cli) || split_ignore(&cli, &opts, ignore_bufs))
+	if (load_results(&cli, docs))
 		goto out;
-	if (cli.nr_names != 2) {
-		mb_err("compare: needs two files, BASE.json and NEW.json (got %d; mapbench compare --help)",
-		       cli.nr_names);
-		goto out;
-	}
-	if (mb_cli_output_format(&cli, "compare: ", -1))
-		goto out;
-	if (cli.env.output && mb_output_check(cli.env.output, err, sizeof(err))) {
-		mb_err("compare: -o/--output %s: %s", cli.env.output, err);
-		goto out;
-	}
-	for (int i = 0; i < 2; i++) {
-		enum mb_doc_kind kind;
-
-		docs[i] = mb_doc_load(cli.names[i], &kind, err, sizeof(err));
-		if (!docs[i]) {
-			mb_err("compare: %s", err);
-			goto out;
-		}
-		if (kind != MB_DOC_RESULTS) {
-			mb_err("compare: %s: a comparison, not results of a run or sweep", cli.names[i]);
-			goto out;
-		}
-	}
 	opts.threshold = cli.env.threshold / 100;
 	opts.alpha = cli.env.alpha;
 	opts.metric = (enum mb_cmp_metric)args.metric;
@@ -163,20 +211,8 @@ int mb_cmd_compare(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (cli.env.output) {
-		if (mb_write_atomic(cli.env.output, write_out, &oc, err, sizeof(err))) {
-			mb_err("compare: -o/--output %s", err);
-			goto out;
-		}
-		/* The file holds the document; the terminal still gets the verdicts. */
-		if (oc.format != MB_FORMAT_TEXT && !cli.env.quiet) {
-			oc.format = MB_FORMAT_TEXT;
-			write_out(stdout, &oc);
-		}
-	} else if (write_out(stdout, &oc) || fflush(stdout)) {
-		mb_err("compare: cannot write the output: %s", strerror(errno));
+	if (write_comparison(&cli, &oc))
 		goto out;
-	}
 	status = MB_EXIT_OK;
 	if (cli.env.fail_on_regression && mb_comparison_regressed(&c)) {
 		mb_err("compare: --fail-on-regression: %d result%s regressed",

@@ -540,13 +540,71 @@ static void put_utf8(char *buf, size_t *n, unsigned int cp)
 	}
 }
 
-/* Parses a string literal at p->pos (which is at '"'); returns a malloc'ed C string. */
-static char *parse_string_raw(struct parser *p)
+/*
+ * The code point of a \u escape at p->pos (just past "\u"), a surrogate pair joined; 0 with the
+ * error set if it is malformed, unpaired or NUL.
+ */
+static unsigned int parse_unicode_escape(struct parser *p)
 {
-	size_t start = ++p->pos, n = 0;
+	unsigned int cp, lo;
+
+	if (hex4(p, &cp)) {
+		parse_error(p, "bad \\u escape");
+		return 0;
+	}
+	if (cp >= 0xd800 && cp < 0xdc00) {
+		if (p->len - p->pos < 6 || p->s[p->pos] != '\\' || p->s[p->pos + 1] != 'u') {
+			parse_error(p, "unpaired surrogate");
+			return 0;
+		}
+		p->pos += 2;
+		if (hex4(p, &lo) || lo < 0xdc00 || lo > 0xdfff) {
+			parse_error(p, "unpaired surrogate");
+			return 0;
+		}
+		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+	} else if (cp >= 0xdc00 && cp < 0xe000) {
+		parse_error(p, "unpaired surrogate");
+		return 0;
+	}
+	if (cp == 0)
+		parse_error(p, "NUL character in string");
+	return cp;
+}
+
+/* Decodes the escape at p->pos (just past its '\') into buf at *n; false on a bad one. */
+static bool parse_escape(struct parser *p, char *buf, size_t *n)
+{
+	static const char escapes[] = "\"\\/bfnrt", meanings[] = "\"\\/\b\f\n\r\t";
+	char c = p->s[p->pos++];
+	const char *esc = c ? strchr(escapes, c) : NULL;
+	unsigned int cp;
+
+	if (esc) {
+		buf[(*n)++] = meanings[esc - escapes];
+		return true;
+	}
+	if (c != 'u') {
+		parse_error(p, "bad escape");
+		return false;
+	}
+	cp = parse_unicode_escape(p);
+	if (!cp)
+		return false;
+	put_utf8(buf, n, cp);
+	return true;
+}
+
+/*
+ * Moves p->pos from the opening '"' to the closing one and allocates a buffer large enough for
+ * the decoded string: escapes only shrink, so the raw length bounds it. NULL with the error set
+ * when the string never ends or memory runs out.
+ */
+static char *string_buffer(struct parser *p)
+{
+	size_t start = ++p->pos;
 	char *buf;
 
-	/* Escapes only shrink, so the raw length bounds the decoded length. */
 	while (p->pos < p->len && p->s[p->pos] != '"') {
 		if (p->s[p->pos] == '\\')
 			p->pos++;
@@ -562,72 +620,29 @@ static char *parse_string_raw(struct parser *p)
 		return NULL;
 	}
 	p->pos = start;
+	return buf;
+}
+
+/* Parses a string literal at p->pos (which is at '"'); returns a malloc'ed C string. */
+static char *parse_string_raw(struct parser *p)
+{
+	char *buf = string_buffer(p);
+	size_t n = 0;
+
+	if (!buf)
+		return NULL;
 	while (p->s[p->pos] != '"') {
 		unsigned char c = (unsigned char)p->s[p->pos++];
-		unsigned int cp, lo;
 
 		if (c < 0x20) {
 			p->pos--;
 			parse_error(p, "control character in string");
 			goto fail;
 		}
-		if (c != '\\') {
+		if (c != '\\')
 			buf[n++] = (char)c;
-			continue;
-		}
-		c = (unsigned char)p->s[p->pos++];
-		switch (c) {
-		case '"':
-		case '\\':
-		case '/':
-			buf[n++] = (char)c;
-			break;
-		case 'b':
-			buf[n++] = '\b';
-			break;
-		case 'f':
-			buf[n++] = '\f';
-			break;
-		case 'n':
-			buf[n++] = '\n';
-			break;
-		case 'r':
-			buf[n++] = '\r';
-			break;
-		case 't':
-			buf[n++] = '\t';
-			break;
-		case 'u':
-			if (hex4(p, &cp)) {
-				parse_error(p, "bad \\u escape");
-				goto fail;
-			}
-			if (cp >= 0xd800 && cp < 0xdc00) {
-				if (p->len - p->pos < 6 || p->s[p->pos] != '\\' ||
-				    p->s[p->pos + 1] != 'u') {
-					parse_error(p, "unpaired surrogate");
-					goto fail;
-				}
-				p->pos += 2;
-				if (hex4(p, &lo) || lo < 0xdc00 || lo > 0xdfff) {
-					parse_error(p, "unpaired surrogate");
-					goto fail;
-				}
-				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-			} else if (cp >= 0xdc00 && cp < 0xe000) {
-				parse_error(p, "unpaired surrogate");
-				goto fail;
-			}
-			if (cp == 0) {
-				parse_error(p, "NUL character in string");
-				goto fail;
-			}
-			put_utf8(buf, &n, cp);
-			break;
-		default:
-			parse_error(p, "bad escape");
+		else if (!parse_escape(p, buf, &n))
 			goto fail;
-		}
 	}
 	p->pos++;
 	buf[n] = '\0';
