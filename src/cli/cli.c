@@ -438,10 +438,48 @@ void mb_cli_help(FILE *f, const char *const *names, int nr_names)
 	fprintf(f, "\nmapbench --list names every bench; docs/benchmarks.md describes them.\n");
 }
 
-void mb_cli_list(FILE *f)
+/* A Markdown table cell: '|' would end it. */
+static void md_cell(FILE *f, const char *text)
+{
+	for (; *text; text++) {
+		if (*text == '|')
+			fputc('\\', f);
+		fputc(*text, f);
+	}
+}
+
+/*
+ * The index of docs/benchmarks.md (tests/e2e/test_docs.sh compares them): a family links to its
+ * section there, "## NAME".
+ */
+static void list_md(FILE *f)
+{
+	fprintf(f, "| family | what it measures | benches |\n|---|---|---|\n");
+	for (int k = 0; mb_families[k]; k++) {
+		const struct mb_family *fam = mb_families[k];
+
+		fprintf(f, "| [%s](#%s) | ", fam->name, fam->name);
+		md_cell(f, fam->desc);
+		for (int b = 0; fam->benches[b]; b++)
+			fprintf(f, "%s`%s`", b ? ", " : " | ", fam->benches[b]->name);
+		fprintf(f, " |\n");
+	}
+	fprintf(f, "\n| bench | family | description |\n|---|---|---|\n");
+	for (int b = 0; mb_benches[b]; b++) {
+		fprintf(f, "| `%s` | %s | ", mb_benches[b]->name, mb_benches[b]->family);
+		md_cell(f, mb_benches[b]->desc);
+		fprintf(f, " |\n");
+	}
+}
+
+void mb_cli_list(FILE *f, int format)
 {
 	const char *family = NULL;
 
+	if (format == MB_FORMAT_MD) {
+		list_md(f);
+		return;
+	}
 	fprintf(f, "Available benchmarks:\n");
 	for (int b = 0; mb_benches[b]; b++) {
 		if (!family || strcmp(family, mb_benches[b]->family)) {

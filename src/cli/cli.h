@@ -89,6 +89,7 @@ int mb_cli_check_globals(const struct mb_cli *cli, const char *verb,
 
 /* With bench names: only their options (the names must be benches); else the whole help. */
 void mb_cli_help(FILE *f, const char *const *names, int nr_names);
-void mb_cli_list(FILE *f);
+/* --list: one line per bench, grouped by family; @format MB_FORMAT_MD: the docs' tables. */
+void mb_cli_list(FILE *f, int format);
 
 #endif

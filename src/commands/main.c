@@ -183,7 +183,7 @@ int main(int argc, char **argv)
 	} else if (cli.env.help) {
 		status = help(&cli);
 	} else if (cli.env.list) {
-		mb_cli_list(stdout);
+		mb_cli_list(stdout, cli.env.format);
 		status = MB_EXIT_OK;
 	} else {
 		status = run_benches(&cli);

@@ -1,117 +1,60 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "registry.h"
 
-/* harness */
-extern const struct mb_bench mb_bench_count_global;
-extern const struct mb_bench mb_bench_count_local;
-extern const struct mb_bench mb_bench_bpf_noop;
-extern const struct mb_bench mb_bench_bpf_loop;
+#define MB_FAMILY(name) extern const struct mb_family mb_family_##name;
+#include "families.def"
+#undef MB_FAMILY
 
-/* hash family (src/families/hash/hash.c) */
-extern const struct mb_bench mb_bench_map_lookup;
-extern const struct mb_bench mb_bench_map_lookup_miss;
-extern const struct mb_bench mb_bench_map_update;
-extern const struct mb_bench mb_bench_map_insert;
-extern const struct mb_bench mb_bench_map_delete;
-extern const struct mb_bench mb_bench_map_mixed;
-extern const struct mb_bench mb_bench_bpf_hashmap_lookup;
-extern const struct mb_bench mb_bench_bpf_hashmap_full_update;
-extern const struct mb_bench mb_bench_map_perf;
-
-/* memory family (src/families/memory/htab_mem.c, map_mem.c) */
-extern const struct mb_bench mb_bench_htab_mem;
-extern const struct mb_bench mb_bench_map_mem;
-
-/* lpm family (src/families/lpm/lpm_trie.c) */
-extern const struct mb_bench mb_bench_lpm_trie_noop;
-extern const struct mb_bench mb_bench_lpm_trie_baseline;
-extern const struct mb_bench mb_bench_lpm_trie_lookup;
-extern const struct mb_bench mb_bench_lpm_trie_insert;
-extern const struct mb_bench mb_bench_lpm_trie_update;
-extern const struct mb_bench mb_bench_lpm_trie_delete;
-extern const struct mb_bench mb_bench_lpm_trie_free;
-static const char *const lpm_suite_args[] = { "--nr_entries", "10000", NULL };
-
-/* bloom family (src/families/bloom/bloom.c) */
-extern const struct mb_bench mb_bench_bloom_lookup;
-extern const struct mb_bench mb_bench_bloom_update;
-extern const struct mb_bench mb_bench_bloom_false_positive;
-extern const struct mb_bench mb_bench_hashmap_without_bloom;
-extern const struct mb_bench mb_bench_hashmap_with_bloom;
-
-/* lru family (src/families/lru/lru_dist.c) */
-extern const struct mb_bench mb_bench_lru_dist;
-extern const struct mb_bench mb_bench_lru_loss;
-
-
-const struct mb_bench *const mb_benches[] = {
-	&mb_bench_count_global,
-	&mb_bench_count_local,
-	&mb_bench_bpf_noop,
-	&mb_bench_bpf_loop,
-
-	/* hash */
-	&mb_bench_map_lookup,
-	&mb_bench_map_lookup_miss,
-	&mb_bench_map_update,
-	&mb_bench_map_insert,
-	&mb_bench_map_delete,
-	&mb_bench_map_mixed,
-	&mb_bench_bpf_hashmap_lookup,
-	&mb_bench_bpf_hashmap_full_update,
-	&mb_bench_map_perf,
-
-	/* memory */
-	&mb_bench_htab_mem,
-	&mb_bench_map_mem,
-
-	/* lpm */
-	&mb_bench_lpm_trie_noop,
-	&mb_bench_lpm_trie_baseline,
-	&mb_bench_lpm_trie_lookup,
-	&mb_bench_lpm_trie_insert,
-	&mb_bench_lpm_trie_update,
-	&mb_bench_lpm_trie_delete,
-	&mb_bench_lpm_trie_free,
-
-	/* bloom */
-	&mb_bench_bloom_lookup,
-	&mb_bench_bloom_update,
-	&mb_bench_bloom_false_positive,
-	&mb_bench_hashmap_without_bloom,
-	&mb_bench_hashmap_with_bloom,
-
-	/* lru */
-	&mb_bench_lru_dist,
-	&mb_bench_lru_loss,
-
+const struct mb_family *const mb_families[] = {
+#define MB_FAMILY(name) &mb_family_##name,
+#include "families.def"
+#undef MB_FAMILY
 	NULL,
 };
 
-const struct mb_suite_entry mb_default_suite[] = {
-	{ .bench = "count-local" },
-	{ .bench = "bpf-noop" },
+/* Room for many times today's 29 benches; registry_init() stops the program when it is short. */
+#define MAX_BENCHES	256
+#define MAX_SUITE	64
 
-	/* hash */
-	{ .bench = "map-lookup",
-	  .args = (const char *const[]){ "--map_type", "hash", "--nr_entries", "10000", NULL } },
+static const struct mb_bench *bench_list[MAX_BENCHES + 1];
+static struct mb_suite_entry suite_list[MAX_SUITE + 1];
 
-	/* memory */
-	{ .bench = "htab-mem" },
+const struct mb_bench *const *const mb_benches = bench_list;
+const struct mb_suite_entry *const mb_default_suite = suite_list;
 
-	/* lpm */
-	{ .bench = "lpm-trie-lookup", .args = lpm_suite_args },
+static void __attribute__((noreturn)) registry_full(const char *what, const char *max)
+{
+	fprintf(stderr, "mapbench: more %s than %s in src/families/registry.c\n", what, max);
+	abort();
+}
 
-	/* bloom */
-	{ .bench = "bloom-lookup" },
+/*
+ * The families' benches and suite entries, one family after another: a C initializer cannot
+ * read another file's table, so the lists are made once, before main() and before any test.
+ */
+static void __attribute__((constructor)) registry_init(void)
+{
+	int nb = 0, ns = 0;
 
-	/* lru */
+	for (int f = 0; mb_families[f]; f++) {
+		const struct mb_family *fam = mb_families[f];
 
-	{ .bench = NULL },
-};
+		for (int i = 0; fam->benches[i]; i++) {
+			if (nb == MAX_BENCHES)
+				registry_full("benches", "MAX_BENCHES");
+			bench_list[nb++] = fam->benches[i];
+		}
+		for (int i = 0; fam->suite && fam->suite[i].bench; i++) {
+			if (ns == MAX_SUITE)
+				registry_full("default suite entries", "MAX_SUITE");
+			suite_list[ns++] = fam->suite[i];
+		}
+	}
+}
 
 const struct mb_bench *mb_bench_find(const char *name)
 {

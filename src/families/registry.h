@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* Every bench, in --list order (grouped by family), and the default suite. */
+/*
+ * The families of families.def, and every bench and the default suite made from them: in
+ * --list order (grouped by family, each family's benches in its own order).
+ */
 #ifndef MB_REGISTRY_H
 #define MB_REGISTRY_H
 
-#include "core/bench.h"
+#include "families/family.h"
 
-extern const struct mb_bench *const mb_benches[];	/* NULL-terminated */
+extern const struct mb_family *const mb_families[];	/* NULL-terminated */
 
-/* The default suite: a bench name and the options it runs with. */
-struct mb_suite_entry {
-	const char *bench;
-	const char *const *args;	/* extra command-line words, NULL-terminated (may be NULL) */
-};
+extern const struct mb_bench *const *const mb_benches;	/* NULL-terminated */
 
-extern const struct mb_suite_entry mb_default_suite[];	/* ends with .bench = NULL */
+/* The default suite: each family's entries, in family order. Ends with .bench = NULL. */
+extern const struct mb_suite_entry *const mb_default_suite;
 
 const struct mb_bench *mb_bench_find(const char *name);
 
