@@ -123,51 +123,67 @@ static bool stopped(const struct mb_run *run)
 	return mb_interrupted() || (run && mb_run_should_stop(run));
 }
 
-int lpm_trie_fill(int fd, const struct lpm_keys *k, const struct mb_run *run)
+static const void *key_at(const struct lpm_keys *k, size_t i)
+{
+	return (const char *)k->keys + i * k->ks.key_size;
+}
+
+/* Insert entries @i..@i+@n-1 in one call. */
+static int update_batch(int fd, const struct lpm_keys *k, uint32_t i, uint32_t n)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);	/* elem_flags 0: BPF_ANY */
-	const char *keys = k->keys;
+	uint32_t count = n;
 
+	if (bpf_map_update_batch(fd, key_at(k, i), k->vals + i, &count, &opts))
+		return -errno;
+	return count == n ? 0 : -EIO;
+}
+
+/* Delete entries @i..@i+@n-1 in one call, or one by one past a missing key. */
+static int delete_batch(int fd, const struct lpm_keys *k, uint32_t i, uint32_t n)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	uint32_t count = n;
+
+	if (!bpf_map_delete_batch(fd, key_at(k, i), &count, &opts))
+		return 0;
+	if (errno != ENOENT)
+		return -errno;
+	/*
+	 * A key is missing (an insert failed and was counted as an error): the batch stopped
+	 * there. Delete the rest one by one, skipping the missing ones.
+	 */
+	for (uint32_t j = count; j < n; j++)
+		if (bpf_map_delete_elem(fd, key_at(k, (size_t)i + j)) && errno != ENOENT)
+			return -errno;
+	return 0;
+}
+
+/* Every entry, BATCH at a time, checking for a stop between the calls. */
+static int for_each_batch(int fd, const struct lpm_keys *k, const struct mb_run *run,
+			  int (*op)(int fd, const struct lpm_keys *k, uint32_t i, uint32_t n))
+{
 	for (uint32_t i = 0; i < k->ks.nr_entries; i += BATCH) {
 		uint32_t n = k->ks.nr_entries - i < BATCH ? k->ks.nr_entries - i : BATCH;
-		uint32_t count = n;
+		int err;
 
 		if (stopped(run))
 			return -EINTR;
-		if (bpf_map_update_batch(fd, keys + (size_t)i * k->ks.key_size, k->vals + i, &count,
-					 &opts))
-			return -errno;
-		if (count != n)
-			return -EIO;
+		err = op(fd, k, i, n);
+		if (err)
+			return err;
 	}
 	return 0;
 }
 
+int lpm_trie_fill(int fd, const struct lpm_keys *k, const struct mb_run *run)
+{
+	return for_each_batch(fd, k, run, update_batch);
+}
+
 int lpm_trie_empty(int fd, const struct lpm_keys *k, const struct mb_run *run)
 {
-	LIBBPF_OPTS(bpf_map_batch_opts, opts);
-	const char *keys = k->keys;
-
-	for (uint32_t i = 0; i < k->ks.nr_entries; i += BATCH) {
-		uint32_t n = k->ks.nr_entries - i < BATCH ? k->ks.nr_entries - i : BATCH;
-		uint32_t count = n;
-
-		if (stopped(run))
-			return -EINTR;
-		if (!bpf_map_delete_batch(fd, keys + (size_t)i * k->ks.key_size, &count, &opts))
-			continue;
-		if (errno != ENOENT)
-			return -errno;
-		/*
-		 * A key is missing (an insert failed and was counted as an error): the batch
-		 * stopped there. Delete the rest one by one, skipping the missing ones.
-		 */
-		for (uint32_t j = count; j < n; j++)
-			if (bpf_map_delete_elem(fd, keys + ((size_t)i + j) * k->ks.key_size) &&
-			    errno != ENOENT)
-				return -errno;
-	}
-	return 0;
+	return for_each_batch(fd, k, run, delete_batch);
 }
 
 int lpm_fill_failed(struct mb_run *run, int err)
