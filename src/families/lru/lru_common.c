@@ -424,6 +424,15 @@ int lru_run_tasks(struct mb_run *run, struct lru_map *m, struct lru_task *tasks,
 
 /* ---- reporting ---- */
 
+struct mb_json *lru_extra(struct mb_run *run, enum lru_access access)
+{
+	struct mb_json *extra = mb_run_extra(run);
+
+	mb_json_set_str(extra, "access", lru_access_names[access]);
+	mb_json_set_num(extra, "possible_cpus", libbpf_num_possible_cpus());
+	return extra;
+}
+
 void lru_report_memory(struct mb_run *run, const struct lru_map *m)
 {
 	char label[64];

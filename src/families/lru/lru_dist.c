@@ -376,11 +376,9 @@ static int dist_run_once(struct mb_run *run)
 {
 	const struct dist_args *a = run->args;
 	struct dist_state *st = run->priv;
-	struct mb_json *extra = mb_run_extra(run), *perfect, *variants = mb_json_array();
+	struct mb_json *extra = lru_extra(run, a->access), *perfect, *variants = mb_json_array();
 	int err = 0;
 
-	mb_json_set_str(extra, "access", lru_access_names[a->access]);
-	mb_json_set_num(extra, "possible_cpus", libbpf_num_possible_cpus());
 	mb_json_set_num(extra, "lru_size", a->lru_size);
 	mb_json_set_num(extra, "nr_tasks", a->nr_tasks);
 	trace_json(run, st);
@@ -397,16 +395,4 @@ static int dist_run_once(struct mb_run *run)
 	return err;
 }
 
-const struct mb_bench mb_bench_lru_dist = {
-	.name = "lru-dist",
-	.family = "lru",
-	.desc = "LRU quality: BPF LRU hash misses against a perfect LRU on a key trace (test_lru_dist)",
-	.opts = dist_opts,
-	.args_size = sizeof(struct dist_args),
-	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,
-	.text = &lru_dist_text,
-	.validate = dist_validate,
-	.setup = dist_setup,
-	.run_once = dist_run_once,
-	.teardown = dist_teardown,
-};
+const struct mb_bench mb_bench_lru_dist = LRU_BENCH("lru-dist", dist, "LRU quality: BPF LRU hash misses against a perfect LRU on a key trace (test_lru_dist)");

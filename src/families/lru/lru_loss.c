@@ -502,11 +502,9 @@ static int loss_run_once(struct mb_run *run)
 {
 	const struct loss_args *a = run->args;
 	struct loss_state *st = run->priv;
-	struct mb_json *extra = mb_run_extra(run), *variants = mb_json_array();
+	struct mb_json *extra = lru_extra(run, a->access), *variants = mb_json_array();
 	int err = 0;
 
-	mb_json_set_str(extra, "access", lru_access_names[a->access]);
-	mb_json_set_num(extra, "possible_cpus", libbpf_num_possible_cpus());
 	mb_json_set_num(extra, "nr_tasks", st->nr_tasks);
 	for (int vi = 0; vi < st->nr_variants && !err && !mb_interrupted(); vi++)
 		err = run_variant(run, vi, variants);
@@ -516,16 +514,4 @@ static int loss_run_once(struct mb_run *run)
 	return err;
 }
 
-const struct mb_bench mb_bench_lru_loss = {
-	.name = "lru-loss",
-	.family = "lru",
-	.desc = "LRU quality: test_lru_dist's loss tests (loss0, loss1, parallel) against a perfect LRU",
-	.opts = loss_opts,
-	.args_size = sizeof(struct loss_args),
-	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,
-	.text = &lru_loss_text,
-	.validate = loss_validate,
-	.setup = loss_setup,
-	.run_once = loss_run_once,
-	.teardown = loss_teardown,
-};
+const struct mb_bench mb_bench_lru_loss = LRU_BENCH("lru-loss", loss, "LRU quality: test_lru_dist's loss tests (loss0, loss1, parallel) against a perfect LRU");

@@ -110,18 +110,6 @@ const struct mb_text_style lru_dist_text = {
 	.result = dist_summary,
 };
 
-void lru_dist_text_live(FILE *f, const struct mb_run *run, enum lru_access access,
-			const struct lru_dist_found *found, int nr, bool summary)
-{
-	if (verbose()) {
-		header(f, access);
-		for (int i = 0; i < nr; i++)
-			dist_variant(f, &found[i]);
-	}
-	if (summary)
-		dist_summary(f, run);
-}
-
 /* ---- lru-loss ---- */
 
 static void loss_variant(FILE *f, const struct lru_loss_found *r)
@@ -176,14 +164,38 @@ const struct mb_text_style lru_loss_text = {
 	.result = loss_summary,
 };
 
-void lru_loss_text_live(FILE *f, const struct mb_run *run, enum lru_access access,
-			const struct lru_loss_found *found, int nr, bool summary)
+/* The lines of @nr variants, each found[i] of @size bytes, drawn by @lines. */
+static void live(FILE *f, const struct mb_run *run, enum lru_access access, const void *found,
+		 size_t size, int nr, void (*lines)(FILE *f, const void *found),
+		 void (*summary)(FILE *f, const struct mb_run *run))
 {
 	if (verbose()) {
 		header(f, access);
 		for (int i = 0; i < nr; i++)
-			loss_variant(f, &found[i]);
+			lines(f, (const char *)found + (size_t)i * size);
 	}
 	if (summary)
-		loss_summary(f, run);
+		summary(f, run);
+}
+
+static void dist_lines(FILE *f, const void *found)
+{
+	dist_variant(f, found);
+}
+
+static void loss_lines(FILE *f, const void *found)
+{
+	loss_variant(f, found);
+}
+
+void lru_dist_text_live(FILE *f, const struct mb_run *run, enum lru_access access,
+			const struct lru_dist_found *found, int nr, bool summary)
+{
+	live(f, run, access, found, sizeof(*found), nr, dist_lines, summary ? dist_summary : NULL);
+}
+
+void lru_loss_text_live(FILE *f, const struct mb_run *run, enum lru_access access,
+			const struct lru_loss_found *found, int nr, bool summary)
+{
+	live(f, run, access, found, sizeof(*found), nr, loss_lines, summary ? loss_summary : NULL);
 }
