@@ -35,23 +35,21 @@ struct {
 	__uint(max_entries, 1);
 } mb_bl_hash SEC(".maps");
 
+/* An array of values that user space writes through mmap (sizes set before load). */
+#define BL_VALUE_ARRAY(_name)				\
+struct {						\
+	__uint(type, BPF_MAP_TYPE_ARRAY);		\
+	__uint(map_flags, BPF_F_MMAPABLE);		\
+	__uint(key_size, 4);				\
+	__uint(value_size, 8);				\
+	__uint(max_entries, 1);				\
+} _name SEC(".maps")
+
 /* The inserted values, in order: read only by the fill program. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(key_size, 4);
-	__uint(value_size, 8);
-	__uint(max_entries, 1);
-} mb_bl_vals SEC(".maps");
+BL_VALUE_ARRAY(mb_bl_vals);
 
 /* The values each producer looks up: one region of mb_bl_region_len per slot. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(key_size, 4);
-	__uint(value_size, 8);
-	__uint(max_entries, 1);
-} mb_bl_query SEC(".maps");
+BL_VALUE_ARRAY(mb_bl_query);
 
 static __always_inline void *bl_next(struct mb_loop_ctx *lc)
 {
@@ -69,109 +67,95 @@ static __always_inline int bl_fail(struct mb_loop_ctx *lc)
 	return 1;
 }
 
-/* bloom-lookup: a value that was inserted; "absent" would be a false negative. */
-static __always_inline int bl_lookup_cb(__u32 index, void *ctx)
-{
-	struct mb_loop_ctx *lc = ctx;
-	void *v = bl_next(lc);
+/*
+ * One loop program per bench: take the next query value, then @_op(lc, v) counts its answer
+ * (a missing value is an error).
+ */
+#define BL_QUERY_PROG(_prog, _op)						\
+static __always_inline int _prog##_cb(__u32 index, void *ctx)			\
+{										\
+	struct mb_loop_ctx *lc = ctx;						\
+	void *v = bl_next(lc);							\
+										\
+	if (!v)									\
+		return bl_fail(lc);						\
+	_op(lc, v);								\
+	return 0;								\
+}										\
+MB_LOOP_PROG(_prog, _prog##_cb)
 
-	if (!v)
-		return bl_fail(lc);
-	if (bpf_map_peek_elem(&mb_bloom, v))
+/* An op that must succeed: a failure is an error. */
+static __always_inline void bl_must(struct mb_loop_ctx *lc, long err)
+{
+	if (err)
 		lc->errors++;
 	else
 		lc->hits++;
-	return 0;
 }
 
-MB_LOOP_PROG(mb_bloom_lookup, bl_lookup_cb)
+/* bloom-lookup: a value that was inserted; "absent" would be a false negative. */
+static __always_inline void bl_lookup(struct mb_loop_ctx *lc, void *v)
+{
+	bl_must(lc, bpf_map_peek_elem(&mb_bloom, v));
+}
+
+BL_QUERY_PROG(mb_bloom_lookup, bl_lookup)
 
 /* bloom-update: push a value that is already in (the bits are set again). */
-static __always_inline int bl_update_cb(__u32 index, void *ctx)
+static __always_inline void bl_update(struct mb_loop_ctx *lc, void *v)
 {
-	struct mb_loop_ctx *lc = ctx;
-	void *v = bl_next(lc);
-
-	if (!v)
-		return bl_fail(lc);
-	if (bpf_map_push_elem(&mb_bloom, v, 0))
-		lc->errors++;
-	else
-		lc->hits++;
-	return 0;
+	bl_must(lc, bpf_map_push_elem(&mb_bloom, v, 0));
 }
 
-MB_LOOP_PROG(mb_bloom_update, bl_update_cb)
+BL_QUERY_PROG(mb_bloom_update, bl_update)
 
 /* bloom-false-positive: a value never inserted; "maybe" is a false positive. */
-static __always_inline int bl_fp_cb(__u32 index, void *ctx)
+static __always_inline void bl_fp(struct mb_loop_ctx *lc, void *v)
 {
-	struct mb_loop_ctx *lc = ctx;
-	void *v = bl_next(lc);
-	long err;
+	long err = bpf_map_peek_elem(&mb_bloom, v);
 
-	if (!v)
-		return bl_fail(lc);
-	err = bpf_map_peek_elem(&mb_bloom, v);
 	if (!err)
 		lc->false_hits++;
 	else if (err == -MB_ENOENT)
 		lc->misses++;
 	else
 		lc->errors++;
-	return 0;
 }
 
-MB_LOOP_PROG(mb_bloom_fp, bl_fp_cb)
+BL_QUERY_PROG(mb_bloom_fp, bl_fp)
 
 /* hashmap-without-bloom: one hash map lookup. */
-static __always_inline int bl_hash_cb(__u32 index, void *ctx)
+static __always_inline void bl_hash(struct mb_loop_ctx *lc, void *v)
 {
-	struct mb_loop_ctx *lc = ctx;
-	void *v = bl_next(lc);
-
-	if (!v)
-		return bl_fail(lc);
 	if (bpf_map_lookup_elem(&mb_bl_hash, v))
 		lc->hits++;
 	else
 		lc->misses++;
-	return 0;
 }
 
-MB_LOOP_PROG(mb_hash_nobloom, bl_hash_cb)
+BL_QUERY_PROG(mb_hash_nobloom, bl_hash)
 
 /*
  * hashmap-with-bloom: ask the filter first; only a "maybe" pays the hash lookup. A "maybe"
  * that the hash map then misses is a false hit (and a miss).
  */
-static __always_inline int bl_hash_bloom_cb(__u32 index, void *ctx)
+static __always_inline void bl_hash_bloom(struct mb_loop_ctx *lc, void *v)
 {
-	struct mb_loop_ctx *lc = ctx;
-	void *v = bl_next(lc);
-	long err;
+	long err = bpf_map_peek_elem(&mb_bloom, v);
 
-	if (!v)
-		return bl_fail(lc);
-	err = bpf_map_peek_elem(&mb_bloom, v);
 	if (err == -MB_ENOENT) {
 		lc->misses++;
-		return 0;
-	}
-	if (err) {
+	} else if (err) {
 		lc->errors++;
-		return 0;
-	}
-	if (bpf_map_lookup_elem(&mb_bl_hash, v)) {
+	} else if (bpf_map_lookup_elem(&mb_bl_hash, v)) {
 		lc->hits++;
 	} else {
 		lc->misses++;
 		lc->false_hits++;
 	}
-	return 0;
 }
 
-MB_LOOP_PROG(mb_hash_bloom, bl_hash_bloom_cb)
+BL_QUERY_PROG(mb_hash_bloom, bl_hash_bloom)
 
 /* Insert value number cursor into the filter and/or the hash map (set-up, not measured). */
 static __always_inline int bl_fill_cb(__u32 index, void *ctx)

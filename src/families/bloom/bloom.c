@@ -28,7 +28,6 @@
 #include "util/log.h"
 #include "maps/maps.h"
 #include "sys/probe.h"
-#include "output/report.h"
 #include "core/runner.h"
 
 /* Per-producer query regions: at least this many values where absent ones are looked up... */
@@ -324,19 +323,6 @@ static int bl_queries(struct mb_run *run, struct bl_state *st)
 		if (!st->prod[p].present && !mb_interrupted())
 			return mb_run_fail(run, -ENOMEM, "out of memory");
 	return 0;
-}
-
-uint64_t bl_present_in(const struct bl_state *st, const struct bl_prod *bp, uint64_t start,
-		       uint64_t count)
-{
-	uint64_t len = st->region_len, n = count / len * bp->nr_present;
-
-	for (uint64_t k = 0, j = start % len; k < count % len; k++) {
-		n += (bp->present[j / 8] >> (j % 8)) & 1;
-		if (++j == len)
-			j = 0;
-	}
-	return n;
 }
 
 static void bl_report_filter(struct mb_run *run, struct bl_state *st)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * State shared by the bloom family's files: bloom.c (options, set-up, producers) and
- * bloom_result.c (checks, false-positive and speed-up figures, text lines).
+ * State shared by the bloom family's files, layered top down: bloom.c (options, set-up,
+ * producers) calls bloom_result.c (checks, false-positive and speed-up figures into
+ * run->extra) and names bloom_text.c's text lines, which read only run->extra.
  */
 #ifndef MB_BENCHS_BLOOM_H
 #define MB_BENCHS_BLOOM_H
@@ -63,13 +64,14 @@ struct bl_state {
 #define BL_MAX_PRODUCERS_CMP	(MB_MAX_PRODUCERS / 2)
 #define BL_MAX_ROUNDS		8192
 
-/* Queries in [start, start + count) of a cyclic region that are inserted values. */
+/* Queries in [start, start + count) of a cyclic region that are inserted values (result). */
 uint64_t bl_present_in(const struct bl_state *st, const struct bl_prod *bp, uint64_t start,
 		       uint64_t count);
 
 void bl_finish(struct mb_run *run);
 void bl_measure(struct mb_run *run, struct mb_sample *s);
 
+/* bloom_text.c: the kernel's reporters with the bloom lines before the Summary. */
 extern const struct mb_text_style bl_text_hits_drops;
 extern const struct mb_text_style bl_text_false_hits;
 extern const struct mb_metric_desc bl_fp_metrics[];

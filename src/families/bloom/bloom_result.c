@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * Bloom family results: the exact check of every answer, the measured false-positive rate next
- * to the theory for the filter's actual size, the with/without-bloom speed-up, and the text
- * lines that show them before the kernel's Summary line.
+ * to the theory for the filter's actual size and the with/without-bloom speed-up, into
+ * run->extra (bloom_text.c shows them).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -11,15 +11,28 @@
 #include "core/kloop.h"	/* struct mb_slot, before the skeleton */
 #include "bloom.skel.h"
 #include "bloom_model.h"
+#include "core/runner.h"
 #include "util/json.h"
 #include "util/log.h"
-#include "output/report.h"
 #include "util/stats.h"
 
 const struct mb_metric_desc bl_fp_metrics[] = {
 	{ "false_positive_rate", "fraction" },
 	{ NULL, NULL },
 };
+
+uint64_t bl_present_in(const struct bl_state *st, const struct bl_prod *bp, uint64_t start,
+		       uint64_t count)
+{
+	uint64_t len = st->region_len, n = count / len * bp->nr_present;
+
+	for (uint64_t k = 0, j = start % len; k < count % len; k++) {
+		n += (bp->present[j / 8] >> (j % 8)) & 1;
+		if (++j == len)
+			j = 0;
+	}
+	return n;
+}
 
 /* Lookups of absent values in @c: all of bloom-false-positive's, the misses of the others. */
 static uint64_t bl_absent(enum bl_kind kind, uint64_t ops, uint64_t hits)
@@ -187,72 +200,3 @@ void bl_finish(struct mb_run *run)
 	if (st->kind == BL_HASH_BLOOM)
 		bl_speedup(run, st);
 }
-
-/* ---- text: the lines before the kernel's Summary (not with -q) ---- */
-
-static double num(const struct mb_json *o, const char *key)
-{
-	return mb_json_num(mb_json_get(o, key), NAN);
-}
-
-static void bl_notes(FILE *f, const struct mb_run *run)
-{
-	const struct mb_json *o;
-
-	if (mb_log_quiet())
-		return;
-	o = mb_json_get(run->extra, "filter");
-	if (o)
-		fprintf(f, "Filter: %.0f bits (%.0f bytes, %.2f bits/entry) for %.0f entries, %.0f hash functions (optimal %.1f): theoretical false-positive rate %.4f %%\n",
-			num(o, "nr_bits"), num(o, "bitset_bytes"), num(o, "bits_per_entry"),
-			num(o, "nr_entries"), num(o, "nr_hash_funcs"), num(o, "optimal_hash_funcs"),
-			num(o, "theoretical_fp_rate") * 100);
-	o = mb_json_get(run->extra, "false_positive");
-	if (o && mb_json_is(mb_json_get(o, "rate"), MB_JSON_NUMBER))
-		fprintf(f, "False positives: %.4f %% measured (%.0f of %.0f lookups of absent values), %.4f %% in theory (measured / theory %.3f)\n",
-			num(o, "rate") * 100, num(o, "false_hits"), num(o, "absent_lookups"),
-			num(o, "theoretical_rate") * 100, num(o, "rate_over_theory"));
-	o = mb_json_get(run->extra, "speedup");
-	if (mb_json_is(o, MB_JSON_OBJECT))
-		fprintf(f, "Speed-up: with bloom %.3f ns/op, without %.3f ns/op: %.3fx (%+.1f %%) at hit ratio %.2f, median of %.0f interleaved rounds (p5 %.3fx, p95 %.3fx)\n",
-			num(mb_json_get(o, "with_ns_per_op"), "median"),
-			num(mb_json_get(o, "without_ns_per_op"), "median"), num(o, "ratio"),
-			num(o, "percent"), num(o, "hit_ratio"), num(o, "rounds"),
-			num(o, "ratio_p5"), num(o, "ratio_p95"));
-	o = mb_json_get(run->extra, "check");
-	if (o && !mb_json_truthy(mb_json_get(o, "ok")))
-		fprintf(f, "Check: FAILED: %.0f hits where %.0f inserted values were looked up, %.0f errors\n",
-			num(o, "hits"), num(o, "expected_hits"), num(o, "errors"));
-}
-
-static void bl_hd_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
-{
-	mb_text_hits_drops.progress(f, run, iter, s);
-}
-
-static void bl_hd_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
-{
-	bl_notes(f, run);
-	mb_text_hits_drops.summary(f, run, sum);
-}
-
-static void bl_fh_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
-{
-	mb_text_false_hits.progress(f, run, iter, s);
-}
-
-static void bl_fh_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
-{
-	bl_notes(f, run);
-	mb_text_false_hits.summary(f, run, sum);
-}
-
-const struct mb_text_style bl_text_hits_drops = {
-	.progress = bl_hd_progress,
-	.summary = bl_hd_summary,
-};
-
-const struct mb_text_style bl_text_false_hits = {
-	.progress = bl_fh_progress,
-	.summary = bl_fh_summary,
-};

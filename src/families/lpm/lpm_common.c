@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-/* LPM trie benches: options, checks, keys, trie create/fill/empty, text lines. */
+/* LPM trie benches: options, checks, keys, trie create/fill/empty (text lines: lpm_text.c). */
 #include <errno.h>
-#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +11,7 @@
 #include "util/log.h"
 #include "lpm_trie.h"
 #include "maps/maps.h"
-#include "output/report.h"
+#include "sys/probe.h"
 #include "core/runner.h"
 
 /* Entries per batch syscall: bounds the time before a stop or a signal is noticed. */
@@ -123,51 +122,67 @@ static bool stopped(const struct mb_run *run)
 	return mb_interrupted() || (run && mb_run_should_stop(run));
 }
 
-int lpm_trie_fill(int fd, const struct lpm_keys *k, const struct mb_run *run)
+static const void *key_at(const struct lpm_keys *k, size_t i)
+{
+	return (const char *)k->keys + i * k->ks.key_size;
+}
+
+/* Insert entries @i..@i+@n-1 in one call. */
+static int update_batch(int fd, const struct lpm_keys *k, uint32_t i, uint32_t n)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);	/* elem_flags 0: BPF_ANY */
-	const char *keys = k->keys;
+	uint32_t count = n;
 
+	if (bpf_map_update_batch(fd, key_at(k, i), k->vals + i, &count, &opts))
+		return -errno;
+	return count == n ? 0 : -EIO;
+}
+
+/* Delete entries @i..@i+@n-1 in one call, or one by one past a missing key. */
+static int delete_batch(int fd, const struct lpm_keys *k, uint32_t i, uint32_t n)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	uint32_t count = n;
+
+	if (!bpf_map_delete_batch(fd, key_at(k, i), &count, &opts))
+		return 0;
+	if (errno != ENOENT)
+		return -errno;
+	/*
+	 * A key is missing (an insert failed and was counted as an error): the batch stopped
+	 * there. Delete the rest one by one, skipping the missing ones.
+	 */
+	for (uint32_t j = count; j < n; j++)
+		if (bpf_map_delete_elem(fd, key_at(k, (size_t)i + j)) && errno != ENOENT)
+			return -errno;
+	return 0;
+}
+
+/* Every entry, BATCH at a time, checking for a stop between the calls. */
+static int for_each_batch(int fd, const struct lpm_keys *k, const struct mb_run *run,
+			  int (*op)(int fd, const struct lpm_keys *k, uint32_t i, uint32_t n))
+{
 	for (uint32_t i = 0; i < k->ks.nr_entries; i += BATCH) {
 		uint32_t n = k->ks.nr_entries - i < BATCH ? k->ks.nr_entries - i : BATCH;
-		uint32_t count = n;
+		int err;
 
 		if (stopped(run))
 			return -EINTR;
-		if (bpf_map_update_batch(fd, keys + (size_t)i * k->ks.key_size, k->vals + i, &count,
-					 &opts))
-			return -errno;
-		if (count != n)
-			return -EIO;
+		err = op(fd, k, i, n);
+		if (err)
+			return err;
 	}
 	return 0;
 }
 
+int lpm_trie_fill(int fd, const struct lpm_keys *k, const struct mb_run *run)
+{
+	return for_each_batch(fd, k, run, update_batch);
+}
+
 int lpm_trie_empty(int fd, const struct lpm_keys *k, const struct mb_run *run)
 {
-	LIBBPF_OPTS(bpf_map_batch_opts, opts);
-	const char *keys = k->keys;
-
-	for (uint32_t i = 0; i < k->ks.nr_entries; i += BATCH) {
-		uint32_t n = k->ks.nr_entries - i < BATCH ? k->ks.nr_entries - i : BATCH;
-		uint32_t count = n;
-
-		if (stopped(run))
-			return -EINTR;
-		if (!bpf_map_delete_batch(fd, keys + (size_t)i * k->ks.key_size, &count, &opts))
-			continue;
-		if (errno != ENOENT)
-			return -errno;
-		/*
-		 * A key is missing (an insert failed and was counted as an error): the batch
-		 * stopped there. Delete the rest one by one, skipping the missing ones.
-		 */
-		for (uint32_t j = count; j < n; j++)
-			if (bpf_map_delete_elem(fd, keys + ((size_t)i + j) * k->ks.key_size) &&
-			    errno != ENOENT)
-				return -errno;
-	}
-	return 0;
+	return for_each_batch(fd, k, run, delete_batch);
 }
 
 int lpm_fill_failed(struct mb_run *run, int err)
@@ -278,60 +293,27 @@ int lpm_trie_create_full(struct mb_run *run, const struct lpm_keys *k)
 	return fd;
 }
 
-void lpm_text_memory(FILE *f, const struct mb_run *run)
+void *lpm_state_alloc(struct mb_run *run, size_t size, int *err)
 {
-	const struct mb_json *mem = mb_json_get(mb_json_get(run->extra, "memory"), "trie");
-	double bytes, entries, charged;
+	char msg[512];
+	void *st;
 
-	if (mb_log_quiet() || !mem)
-		return;
-	bytes = mb_json_num(mb_json_get(mem, "memlock_bytes"), NAN);
-	entries = mb_json_num(mb_json_get(mem, "entries"), 0);
-	charged = mb_json_num(mb_json_get(mem, "charged_bytes"), NAN);
-	fprintf(f, "Memory: trie of %.0f entries: ", entries);
-	if (isnan(bytes) || entries <= 0)
-		fprintf(f, "memlock not known (no memlock line in fdinfo)");
-	else
-		fprintf(f, "memlock %.1f KiB, %.1f B/entry (the kernel's estimate: entry nodes only)",
-			bytes / 1024, bytes / entries);
-	if (!isnan(charged) && entries > 0)
-		fprintf(f, "; charged %.1f KiB, %.1f B/entry (%s, cgroup %s)\n", charged / 1024,
-			charged / entries,
-			mb_json_str(mb_json_get(mem, "charged_counter"), "?"),
-			mb_json_str(mb_json_get(mem, "cgroup"), "?"));
-	else
-		fprintf(f, "; charged memory not measured: %s\n",
-			mb_json_str(mb_json_get(mem, "charged_reason"), "unknown"));
+	if (mb_probe_map_type(BPF_MAP_TYPE_LPM_TRIE, "LPM trie", msg, sizeof(msg))) {
+		*err = mb_run_skip(run, "%s", msg);
+		return NULL;
+	}
+	st = calloc(1, size);
+	if (!st) {
+		*err = mb_run_fail(run, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	run->priv = st;
+	return st;
 }
 
-static void ops_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
+int lpm_keys_and_trie(struct mb_run *run, struct lpm_keys *k)
 {
-	mb_text_ops.progress(f, run, iter, s);
+	int err = lpm_keys_init(run, k);
+
+	return err ? err : lpm_trie_create_full(run, k);
 }
-
-static void ops_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
-{
-	lpm_text_memory(f, run);
-	mb_text_ops.summary(f, run, sum);
-}
-
-const struct mb_text_style lpm_text_ops = {
-	.progress = ops_progress,
-	.summary = ops_summary,
-};
-
-static void frac_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
-{
-	mb_text_frac_second.progress(f, run, iter, s);
-}
-
-static void frac_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
-{
-	lpm_text_memory(f, run);
-	mb_text_frac_second.summary(f, run, sum);
-}
-
-const struct mb_text_style lpm_text_frac_second = {
-	.progress = frac_progress,
-	.summary = frac_summary,
-};

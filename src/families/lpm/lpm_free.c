@@ -9,7 +9,6 @@
  * the close(), not the free.
  */
 #include <errno.h>
-#include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +25,7 @@
 #include "lpm_trie.h"
 #include "maps/maps.h"
 #include "sys/probe.h"
-#include "output/report.h"
 #include "core/runner.h"
-#include "core/summary.h"
 
 #define FREE_FUNC		"bpf_map_free_deferred"
 #define WAIT_SPINS		64		/* sched_yield() polls before sleeping ones */
@@ -208,25 +205,17 @@ static int choose_method(struct mb_run *run, struct free_state *st)
 static int free_setup(struct mb_run *run)
 {
 	struct free_state *st;
-	char msg[512];
 	int err, fd;
 
-	if (mb_probe_map_type(BPF_MAP_TYPE_LPM_TRIE, "LPM trie", msg, sizeof(msg)))
-		return mb_run_skip(run, "%s", msg);
-	st = calloc(1, sizeof(*st));
+	st = lpm_state_alloc(run, sizeof(*st), &err);
 	if (!st)
-		return mb_run_fail(run, -ENOMEM, "out of memory");
-	run->priv = st;
+		return err;
 	st->link[0] = st->link[1] = -1;
 	/* Unique per run, so that no other process's trie is timed. */
 	snprintf(st->name, sizeof(st->name), "mb_lf_%08x",
 		 (unsigned int)(mb_now_ns() ^ ((uint64_t)getpid() << 16)));
-	err = lpm_keys_init(run, &st->keys);
-	if (err)
-		return err;
-
 	/* The memory of one full trie (named otherwise: its free is not timed). */
-	fd = lpm_trie_create_full(run, &st->keys);
+	fd = lpm_keys_and_trie(run, &st->keys);
 	if (fd < 0)
 		return fd;
 	close(fd);
@@ -361,57 +350,6 @@ static int free_validate(struct mb_run *run)
 	return lpm_validate(run, "frees whole tries, filled with every key in order");
 }
 
-/* Text: the kernel's fractional-second reporter for free, in K ops/s and ms/op. */
-
-static void free_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
-{
-	double rate = s->total.kernel_ns ?
-			      (double)s->total.ops / 1e3 / ((double)s->total.kernel_ns / 1e9) : 0;
-
-	mb_text_iter_prefix(f, run, iter, s);
-	fprintf(f, "hits %8.3lf%c/s (%7.3lf%c/prod)\n", rate * run->nr_producers, 'K', rate, 'K');
-}
-
-static void free_notes(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
-{
-	const struct mb_json *o = mb_json_get(run->extra, "free");
-	char cv[32];
-
-	if (mb_log_quiet())
-		return;
-	lpm_text_memory(f, run);
-	fprintf(f, "Method: %s\n", mb_json_str(mb_json_get(o, "measures"), "unknown"));
-	if (run->status == MB_RUN_INTERRUPTED)
-		fprintf(f, "Interrupted: %d of %u samples measured\n", sum->n, run->env->duration);
-	if (sum->has_kernel)
-		fprintf(f, "Free: in-kernel %.3f ms per trie (median %.3f, %s), %llu tries freed; wall-clock %.1f tries/s with create and fill\n",
-			sum->latency_kernel.mean / 1e6, sum->latency_kernel.median / 1e6,
-			mb_text_cv(cv, sizeof(cv), sum->latency_kernel.cv),
-			(unsigned long long)sum->sum.ops,
-			sum->throughput.mean);
-	if (sum->nr_flagged)
-		fprintf(f, "Noise: %d of %d samples flagged (outlier %d, preempted %d, reference drift %d): rerun on a quieter machine or read the JSON samples\n",
-			sum->nr_flagged, sum->n, sum->nr_outlier, sum->nr_preempted,
-			sum->nr_ref_drift);
-}
-
-static void free_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
-{
-	double rate = sum->has_kernel ? sum->kernel_throughput.mean / 1e3 : 0;
-	double sd = sum->has_kernel ? sum->kernel_throughput.stddev / 1e3 : 0;
-	char sds[32];
-
-	free_notes(f, run, sum);
-	fprintf(f, "Summary: throughput %8.3lf \u00B1 %5s %c ops/s (%7.3lf%c ops/prod), latency %8.3lf %s/op\n",
-		rate, mb_text_num(sds, sizeof(sds), 5, 3, sd), 'K', rate / run->nr_producers, 'K',
-		sum->has_kernel ? sum->latency_kernel.mean / 1e6 : 0.0, "ms");
-}
-
-static const struct mb_text_style free_text = {
-	.progress = free_progress,
-	.summary = free_summary,
-};
-
 const struct mb_bench mb_bench_lpm_trie_free = {
 	.name = "lpm-trie-free",
 	.family = "lpm",
@@ -419,7 +357,7 @@ const struct mb_bench mb_bench_lpm_trie_free = {
 	.opts = lpm_free_opts,
 	.args_size = sizeof(struct lpm_args),
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,
-	.text = &free_text,
+	.text = &lpm_text_free,
 	.validate = free_validate,
 	.setup = free_setup,
 	.producer = free_producer,

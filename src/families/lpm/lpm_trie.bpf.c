@@ -83,6 +83,15 @@ static __always_inline int lookup_cb(__u32 index, void *ctx)
 
 MB_LOOP_PROG(mb_lpm_lookup, lookup_cb)
 
+/* An op that must succeed: a failure is an error. */
+static __always_inline void count(struct mb_loop_ctx *lc, long err)
+{
+	if (err)
+		lc->errors++;
+	else
+		lc->hits++;
+}
+
 static __always_inline int update_cb(__u32 index, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
@@ -90,16 +99,27 @@ static __always_inline int update_cb(__u32 index, void *ctx)
 	__u32 i = next_entry(lc);
 
 	make_key(i, &key);
-	if (bpf_map_update_elem(&mb_lpm_trie, &key, &i, BPF_EXIST))
-		lc->errors++;
-	else
-		lc->hits++;
+	count(lc, bpf_map_update_elem(&mb_lpm_trie, &key, &i, BPF_EXIST));
 	return 0;
 }
 
 MB_LOOP_PROG(mb_lpm_update, update_cb)
 
-/* Inserts every entry once, in order; when the trie is full, user space empties it. */
+/*
+ * Insert and delete walk every entry once, in order: after entry @i's op (@err), the walk
+ * moves on, and after the last one it ends with @ret, when user space empties or refills it.
+ */
+static __always_inline int walk_next(struct mb_loop_ctx *lc, __u32 i, long err, int ret)
+{
+	count(lc, err);
+	lc->cursor = i + 1;
+	if (i + 1 >= mb_lpm_ks.nr_entries) {
+		lc->ret = ret;
+		return 1;
+	}
+	return 0;
+}
+
 static __always_inline int insert_cb(__u32 index, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
@@ -107,21 +127,12 @@ static __always_inline int insert_cb(__u32 index, void *ctx)
 	__u32 i = lc->cursor;
 
 	make_key(i, &key);
-	if (bpf_map_update_elem(&mb_lpm_trie, &key, &i, BPF_NOEXIST))
-		lc->errors++;
-	else
-		lc->hits++;
-	lc->cursor = i + 1;
-	if (i + 1 >= mb_lpm_ks.nr_entries) {
-		lc->ret = MB_LPM_RET_FULL;
-		return 1;
-	}
-	return 0;
+	return walk_next(lc, i, bpf_map_update_elem(&mb_lpm_trie, &key, &i, BPF_NOEXIST),
+			 MB_LPM_RET_FULL);
 }
 
 MB_LOOP_PROG(mb_lpm_insert, insert_cb)
 
-/* Deletes every entry once, in order; when the trie is empty, user space refills it. */
 static __always_inline int delete_cb(__u32 index, void *ctx)
 {
 	struct mb_loop_ctx *lc = ctx;
@@ -129,16 +140,7 @@ static __always_inline int delete_cb(__u32 index, void *ctx)
 	__u32 i = lc->cursor;
 
 	make_key(i, &key);
-	if (bpf_map_delete_elem(&mb_lpm_trie, &key))
-		lc->errors++;
-	else
-		lc->hits++;
-	lc->cursor = i + 1;
-	if (i + 1 >= mb_lpm_ks.nr_entries) {
-		lc->ret = MB_LPM_RET_EMPTY;
-		return 1;
-	}
-	return 0;
+	return walk_next(lc, i, bpf_map_delete_elem(&mb_lpm_trie, &key), MB_LPM_RET_EMPTY);
 }
 
 MB_LOOP_PROG(mb_lpm_delete, delete_cb)

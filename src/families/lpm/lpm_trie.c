@@ -108,20 +108,13 @@ static int load(struct mb_run *run, struct lpm_state *st, int fd)
 static int lpm_setup(struct mb_run *run, enum lpm_op op)
 {
 	struct lpm_state *st;
-	char msg[512];
 	int err, fd;
 
-	if (mb_probe_map_type(BPF_MAP_TYPE_LPM_TRIE, "LPM trie", msg, sizeof(msg)))
-		return mb_run_skip(run, "%s", msg);
-	st = calloc(1, sizeof(*st));
+	st = lpm_state_alloc(run, sizeof(*st), &err);
 	if (!st)
-		return mb_run_fail(run, -ENOMEM, "out of memory");
-	run->priv = st;
-	st->op = op;
-	err = lpm_keys_init(run, &st->keys);
-	if (err)
 		return err;
-	fd = lpm_trie_create_full(run, &st->keys);
+	st->op = op;
+	fd = lpm_keys_and_trie(run, &st->keys);
 	if (fd < 0)
 		return fd;
 	err = load(run, st, fd);
@@ -136,35 +129,15 @@ static int lpm_setup(struct mb_run *run, enum lpm_op op)
 	return 0;
 }
 
-static int noop_setup(struct mb_run *run)
-{
-	return lpm_setup(run, LPM_NOOP);
-}
+#define LPM_SETUP(_op, _OP)						\
+static int _op##_setup(struct mb_run *run) { return lpm_setup(run, _OP); }
 
-static int baseline_setup(struct mb_run *run)
-{
-	return lpm_setup(run, LPM_BASELINE);
-}
-
-static int lookup_setup(struct mb_run *run)
-{
-	return lpm_setup(run, LPM_LOOKUP);
-}
-
-static int insert_setup(struct mb_run *run)
-{
-	return lpm_setup(run, LPM_INSERT);
-}
-
-static int update_setup(struct mb_run *run)
-{
-	return lpm_setup(run, LPM_UPDATE);
-}
-
-static int delete_setup(struct mb_run *run)
-{
-	return lpm_setup(run, LPM_DELETE);
-}
+LPM_SETUP(noop, LPM_NOOP)
+LPM_SETUP(baseline, LPM_BASELINE)
+LPM_SETUP(lookup, LPM_LOOKUP)
+LPM_SETUP(insert, LPM_INSERT)
+LPM_SETUP(update, LPM_UPDATE)
+LPM_SETUP(delete, LPM_DELETE)
 
 /* Insert filled the trie, or delete emptied it: start the next round (not timed). */
 static int lpm_on_ret(struct mb_run *run, struct mb_producer *p, uint32_t ret, void *ctx)

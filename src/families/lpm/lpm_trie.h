@@ -8,7 +8,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "core/bench.h"
 #include "lpm_keys.h"
@@ -93,10 +92,17 @@ void lpm_report_trie(struct mb_run *run, int fd, const struct lpm_keys *k);
  */
 int lpm_trie_create_full(struct mb_run *run, const struct lpm_keys *k);
 
-/* The "Memory:" line before a Summary (unless -q), from extra.memory.trie. */
-void lpm_text_memory(FILE *f, const struct mb_run *run);
+/*
+ * The start of every set-up: skip where the kernel has no LPM trie, else allocate the bench's
+ * zeroed state of @size bytes as run->priv. NULL with *@err set (reported on @run) on error.
+ */
+void *lpm_state_alloc(struct mb_run *run, size_t size, int *err);
+/* lpm_keys_init() then lpm_trie_create_full(): the full trie's fd, or a reported error. */
+int lpm_keys_and_trie(struct mb_run *run, struct lpm_keys *k);
 
+/* The text lines (lpm_text.c): the kernel's reporters with the trie's Memory line. */
 extern const struct mb_text_style lpm_text_ops;		/* noop, baseline, lookup, update */
 extern const struct mb_text_style lpm_text_frac_second;	/* insert, delete */
+extern const struct mb_text_style lpm_text_free;	/* free: K ops/s, ms/op */
 
 #endif

@@ -424,22 +424,13 @@ int lru_run_tasks(struct mb_run *run, struct lru_map *m, struct lru_task *tasks,
 
 /* ---- reporting ---- */
 
-bool lru_verbose_text(void)
+struct mb_json *lru_extra(struct mb_run *run, enum lru_access access)
 {
-	return !mb_log_quiet();
-}
+	struct mb_json *extra = mb_run_extra(run);
 
-void lru_print_header(FILE *f, const struct mb_run *run, enum lru_access access)
-{
-	(void)run;
-	if (!lru_verbose_text())
-		return;
-	/* test_lru_dist prints the possible CPUs: NO_COMMON_LRU capacity is split over them. */
-	fprintf(f, "nr_cpus:%d\n", libbpf_num_possible_cpus());
-	if (access == LRU_ACCESS_SYSCALL)
-		fprintf(f, "access:syscall (bpf() lookups, as test_lru_dist; they do not set the LRU reference bit a program's lookup sets: --access bpf replays from a program)\n\n");
-	else
-		fprintf(f, "access:bpf (a program replays each task's trace on its CPU; lookups set the LRU reference bit)\n\n");
+	mb_json_set_str(extra, "access", lru_access_names[access]);
+	mb_json_set_num(extra, "possible_cpus", libbpf_num_possible_cpus());
+	return extra;
 }
 
 void lru_report_memory(struct mb_run *run, const struct lru_map *m)

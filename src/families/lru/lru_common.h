@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "lru_shared.h"
 #include "core/bench.h"
@@ -123,11 +122,26 @@ static inline double lru_ratio(uint64_t part, uint64_t whole)
 	return whole ? (double)part / (double)whole : 0.0;
 }
 
-/* "nr_cpus:N" and a line saying which access path runs, as the first output lines. */
-void lru_print_header(FILE *f, const struct mb_run *run, enum lru_access access);
+/* run->extra with the access path and the possible CPUs, its first keys. */
+struct mb_json *lru_extra(struct mb_run *run, enum lru_access access);
+
+/* The descriptor of lru-<_pfx>: its options, args, hooks and text are named _pfx_*. */
+#define LRU_BENCH(_name, _pfx, _desc)					\
+	{								\
+		.name = _name,						\
+		.family = "lru",					\
+		.desc = _desc,						\
+		.opts = _pfx##_opts,					\
+		.args_size = sizeof(struct _pfx##_args),		\
+		.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,	\
+		.text = &lru_##_pfx##_text,				\
+		.validate = _pfx##_validate,				\
+		.setup = _pfx##_setup,					\
+		.run_once = _pfx##_run_once,				\
+		.teardown = _pfx##_teardown,				\
+	}
+
 /* Add the map's memlock figure to extra.memory.<type>_<common|no_common>. */
 void lru_report_memory(struct mb_run *run, const struct lru_map *m);
-/* Whether the detail lines are printed (not with -q: only the Summary lines then). */
-bool lru_verbose_text(void);
 
 #endif

@@ -17,11 +17,11 @@
 #include "maps/keys.h"
 #include "lru_common.h"
 #include "lru_sim.h"
+#include "lru_text.h"
 #include "lru_trace.h"
 #include "util/log.h"
 #include "maps/maps.h"
 #include "sys/probe.h"
-#include "output/report.h"
 #include "core/runner.h"
 
 #define DIST_MAX_KEYS		50000000ULL	/* trace length: 400 MB per task copy */
@@ -77,12 +77,6 @@ static const struct mb_opt dist_opts[] = {
 	MB_OPT_END,
 };
 
-/* What one variant measured, summed over its tasks. */
-struct dist_total {
-	uint64_t accesses, unique, bpf_misses, perfect_misses, insert_failures;
-	uint64_t resident, syscalls, wall_ns, kernel_ns;
-};
-
 struct dist_state {
 	struct mb_trace trace;
 	uint64_t perfect_misses;	/* of one task's replay (the same for every task) */
@@ -92,6 +86,7 @@ struct dist_state {
 	int nr_tasks;
 	struct lru_variant variants[2];
 	int nr_variants;
+	struct lru_dist_found found[2];	/* for the text lines */
 };
 
 static int load_file(const char *path, struct mb_trace *t, char *err, size_t errlen)
@@ -233,7 +228,7 @@ static void set_ratio(struct mb_json *o, const char *key, double num, uint64_t d
 	mb_json_set(o, key, den ? mb_json_number(num / (double)den) : mb_json_null());
 }
 
-static void counts_json(struct mb_json *o, const struct dist_total *c)
+static void counts_json(struct mb_json *o, const struct lru_dist_total *c)
 {
 	int64_t extra = (int64_t)c->bpf_misses - (int64_t)c->perfect_misses;
 
@@ -258,40 +253,7 @@ static void counts_json(struct mb_json *o, const struct dist_total *c)
 		mb_json_set(o, "kernel_ns_per_access", mb_json_null());
 }
 
-static void print_task(FILE *f, const struct dist_state *st, const struct lru_task *t,
-		       const struct dist_total *c)
-{
-	int64_t extra = (int64_t)c->bpf_misses - (int64_t)c->perfect_misses;
-
-	/* test_lru_dist's two lines, word for word (the BPF line shows the perfect nr_unique). */
-	fprintf(f, "    task:%d BPF LRU: nr_unique:%" PRIu64 "(/%zu) nr_misses:%" PRIu64 "(/%zu)\n",
-		t->idx, c->unique, st->trace.n, c->bpf_misses, st->trace.n);
-	fprintf(f, "    task:%d Perfect LRU: nr_unique:%" PRIu64 "(/%" PRIu64 ") nr_misses:%" PRIu64 "(/%" PRIu64 ")\n",
-		t->idx, c->unique, c->accesses, c->perfect_misses, c->accesses);
-	fprintf(f, "    task:%d cpu:%d miss_ratio BPF:%.3f%% Perfect:%.3f%% extra_misses:%+" PRId64 " resident:%" PRIu64 " ns/access:%.1f",
-		t->idx, t->cpu, 100 * lru_ratio(c->bpf_misses, c->accesses),
-		100 * lru_ratio(c->perfect_misses, c->accesses), extra, c->resident,
-		lru_ratio(c->wall_ns, c->accesses));
-	if (c->kernel_ns)
-		fprintf(f, " (in-kernel %.1f)", lru_ratio(c->kernel_ns, c->accesses));
-	if (c->insert_failures)
-		fprintf(f, " insert_failures:%" PRIu64, c->insert_failures);
-	fputc('\n', f);
-}
-
-static void print_total(FILE *f, const struct dist_total *c, uint32_t max_entries)
-{
-	int64_t extra = (int64_t)c->bpf_misses - (int64_t)c->perfect_misses;
-
-	fprintf(f, "    total: accesses:%" PRIu64 " nr_unique:%" PRIu64 " BPF nr_misses:%" PRIu64 " Perfect nr_misses:%" PRIu64 " extra_misses:%+" PRId64 " (%+.3f%% of accesses",
-		c->accesses, c->unique, c->bpf_misses, c->perfect_misses, extra,
-		100 * (double)extra / (double)(c->accesses ? c->accesses : 1));
-	if (c->perfect_misses)
-		fprintf(f, ", %+.2f%% over perfect", 100 * (double)extra / (double)c->perfect_misses);
-	fprintf(f, ") resident:%" PRIu64 "(/%u)\n", c->resident, max_entries);
-}
-
-static void total_add(struct dist_total *sum, const struct dist_total *c)
+static void total_add(struct lru_dist_total *sum, const struct lru_dist_total *c)
 {
 	sum->accesses += c->accesses;
 	sum->unique += c->unique;
@@ -313,8 +275,8 @@ static int run_variant(struct mb_run *run, int vi, struct mb_json *variants)
 	uint32_t max_entries = lru_map_entries(v->flags, a->lru_size, a->nr_tasks);
 	uint64_t resident[LRU_MAX_TASKS], total_resident;
 	struct mb_json *o, *tasks;
-	struct dist_total total = {}, *sum = &total;
-	FILE *f = mb_progress_stream();
+	struct lru_dist_found *d = &st->found[vi];
+	struct lru_dist_total *sum = &d->total;
 	struct lru_map m;
 	char flags[32];
 	int err;
@@ -343,12 +305,9 @@ static int run_variant(struct mb_run *run, int vi, struct mb_json *variants)
 	mb_json_set_num(o, "max_entries", max_entries);
 	mb_json_set_num(o, "capacity_per_task", a->lru_size);
 	tasks = mb_json_array();
-	if (lru_verbose_text())
-		fprintf(f, "test_parallel_lru_dist (map_type:%d map_flags:0x%X):\n", v->type,
-			v->flags);
 	for (int t = 0; t < st->nr_tasks; t++) {
 		const struct lru_task *task = &st->tasks[t];
-		struct dist_total c = {
+		struct lru_dist_total c = {
 			.accesses = task->done,
 			.unique = st->trace.unique,
 			.bpf_misses = task->misses,
@@ -374,18 +333,18 @@ static int run_variant(struct mb_run *run, int vi, struct mb_json *variants)
 		counts_json(to, &c);
 		mb_json_append(tasks, to);
 		total_add(sum, &c);
-		if (lru_verbose_text())
-			print_task(f, st, task, &c);
+		d->task[t] = c;
+		d->cpu[t] = task->cpu;
 	}
 	mb_json_set(o, "tasks", tasks);
 	/* Keys of no task would be a bug; the walk counts every key the map holds. */
 	sum->resident = total_resident;
 	counts_json(mb_json_child(o, "total"), sum);
 	mb_json_append(variants, o);
-	if (lru_verbose_text()) {
-		print_total(f, sum, max_entries);
-		fputc('\n', f);
-	}
+	d->v = *v;
+	d->max_entries = max_entries;
+	d->trace_len = st->trace.n;
+	d->nr_tasks = st->nr_tasks;
 	return 0;
 }
 
@@ -413,49 +372,13 @@ static void trace_json(struct mb_run *run, const struct dist_state *st)
 	mb_json_set_num(o, "key_stride", (double)st->trace.stride);
 }
 
-static double num(const struct mb_json *o, const char *key)
-{
-	return mb_json_num(mb_json_get(o, key), 0);
-}
-
-/* One Summary line per map, from extra: live after the run, and in a text document. */
-static void dist_result(FILE *f, const struct mb_run *run)
-{
-	const struct mb_json *extra = run->extra, *vs = mb_json_get(extra, "variants");
-	const char *access = mb_json_str(mb_json_get(extra, "access"), "?");
-
-	for (size_t i = 0; i < mb_json_len(vs); i++) {
-		const struct mb_json *v = mb_json_at(vs, i), *t = mb_json_get(v, "total");
-		const struct mb_json *kns = mb_json_get(t, "kernel_ns_per_access");
-		double acc = num(t, "accesses"), bpf = num(t, "bpf_misses");
-		double pf = num(t, "perfect_misses"), div = acc > 0 ? acc : 1;
-		bool in_kernel = mb_json_is(kns, MB_JSON_NUMBER);
-
-		/* Time per access: in-kernel for --access bpf, else the syscalls' wall time. */
-		fprintf(f, "Summary: %s %s lru_size %.0f tasks %.0f: BPF LRU misses %.0f (%.3f %%), perfect LRU misses %.0f (%.3f %%), extra misses %+.0f (%+.3f %% of accesses) over %.0f accesses, %.0f unique keys, %.1f ns/access (%s%s)\n",
-			mb_json_str(mb_json_get(v, "map_type"), "?"),
-			mb_json_str(mb_json_get(v, "lru"), "?"), num(v, "capacity_per_task"),
-			num(extra, "nr_tasks"), bpf, 100 * bpf / div, pf, 100 * pf / div, bpf - pf,
-			100 * (bpf - pf) / div, acc, num(t, "unique_keys"),
-			in_kernel ? mb_json_num(kns, 0) : num(t, "ns_per_access"),
-			in_kernel ? "in-kernel, " : "", access);
-	}
-}
-
-static const struct mb_text_style dist_text = {
-	.result = dist_result,
-};
-
 static int dist_run_once(struct mb_run *run)
 {
 	const struct dist_args *a = run->args;
 	struct dist_state *st = run->priv;
-	struct mb_json *extra = mb_run_extra(run), *perfect, *variants = mb_json_array();
-	FILE *f = mb_progress_stream();
+	struct mb_json *extra = lru_extra(run, a->access), *perfect, *variants = mb_json_array();
 	int err = 0;
 
-	mb_json_set_str(extra, "access", lru_access_names[a->access]);
-	mb_json_set_num(extra, "possible_cpus", libbpf_num_possible_cpus());
 	mb_json_set_num(extra, "lru_size", a->lru_size);
 	mb_json_set_num(extra, "nr_tasks", a->nr_tasks);
 	trace_json(run, st);
@@ -464,25 +387,12 @@ static int dist_run_once(struct mb_run *run)
 	mb_json_set_num(perfect, "misses_per_task", (double)st->perfect_misses);
 	mb_json_set_num(perfect, "miss_ratio", lru_ratio(st->perfect_misses, st->trace.n));
 	mb_json_set_num(perfect, "ns_per_access", lru_ratio(st->perfect_ns, st->trace.n));
-	lru_print_header(f, run, a->access);
 	for (int vi = 0; vi < st->nr_variants && !err && !mb_interrupted(); vi++)
 		err = run_variant(run, vi, variants);
 	mb_json_set(extra, "variants", variants);
-	if (!err)
-		dist_result(f, run);
+	/* Until the session renders one-shot results itself: the lines, after the run. */
+	lru_dist_text_live(mb_progress_stream(), run, a->access, st->found, st->nr_variants, !err);
 	return err;
 }
 
-const struct mb_bench mb_bench_lru_dist = {
-	.name = "lru-dist",
-	.family = "lru",
-	.desc = "LRU quality: BPF LRU hash misses against a perfect LRU on a key trace (test_lru_dist)",
-	.opts = dist_opts,
-	.args_size = sizeof(struct dist_args),
-	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,
-	.text = &dist_text,
-	.validate = dist_validate,
-	.setup = dist_setup,
-	.run_once = dist_run_once,
-	.teardown = dist_teardown,
-};
+const struct mb_bench mb_bench_lru_dist = LRU_BENCH("lru-dist", dist, "LRU quality: BPF LRU hash misses against a perfect LRU on a key trace (test_lru_dist)");

@@ -23,9 +23,9 @@
 #include "lru_common.h"
 #include "util/log.h"
 #include "lru_sim.h"
+#include "lru_text.h"
 #include "maps/maps.h"
 #include "sys/probe.h"
-#include "output/report.h"
 #include "core/runner.h"
 
 #define LOSS0_ENTRIES		900
@@ -33,7 +33,7 @@
 #define LOSS0_HOT_FIRST		101
 #define LOSS0_HOT_LAST		900
 #define LOSS1_ENTRIES		1000
-#define PAR_STABLE		1000
+#define PAR_STABLE		LRU_LOSS_PAR_STABLE
 #define PAR_SLACK		200	/* "20 % more than the active working set" */
 
 struct loss_args {
@@ -60,17 +60,10 @@ static const struct mb_opt loss_opts[] = {
 	MB_OPT_END,
 };
 
-/* What one variant measured; [1] of each pair is the perfect LRU's figure. */
-struct loss_result {
-	uint32_t older[2], active[2], newer[2];		/* loss0 */
-	uint32_t loss1[2];
-	uint64_t par[2];				/* parallel, all tasks */
-};
-
 struct loss_state {
 	int nr_tasks;
 	struct lru_variant variants[2];
-	struct loss_result res[2];
+	struct lru_loss_found found[2];	/* for the text lines */
 	int nr_variants;
 };
 
@@ -238,7 +231,24 @@ static uint32_t entries_for(const struct lru_variant *v, uint32_t per_cpu)
 	return lru_map_entries(v->flags, per_cpu, 1);
 }
 
-static int test_loss0(struct mb_run *run, const struct lru_variant *v, struct loss_result *r,
+/*
+ * The single-task tests: @ops (@err: the error of building them) into a map of @cap entries
+ * per CPU and a perfect LRU of @cap, then keys 1..@last checked; the operations are freed.
+ */
+static int single_ops(struct mb_run *run, const struct lru_variant *v, uint32_t cap,
+		      struct ops_buf *ops, int err, uint64_t last, bool *lost, bool *plost,
+		      struct lru_task *task)
+{
+	if (err)
+		err = mb_run_fail(run, err, "out of memory");
+	else
+		err = single_task(run, v, entries_for(v, cap), cap, ops, 1, last, lost, plost,
+				  task);
+	free(ops->v);
+	return err;
+}
+
+static int test_loss0(struct mb_run *run, const struct lru_variant *v, struct lru_loss_found *r,
 		      struct mb_json *out)
 {
 	bool lost[LOSS0_KEYS], plost[LOSS0_KEYS];
@@ -254,13 +264,7 @@ static int test_loss0(struct mb_run *run, const struct lru_variant *v, struct lo
 		for (uint64_t hot = LOSS0_HOT_FIRST; hot <= last && !err; hot++)
 			err = ops_push(&ops, MB_LRU_OP_LOOKUP, hot);
 	}
-	if (err) {
-		free(ops.v);
-		return mb_run_fail(run, err, "out of memory");
-	}
-	err = single_task(run, v, entries_for(v, LOSS0_ENTRIES), LOSS0_ENTRIES, &ops, 1,
-			  LOSS0_KEYS, lost, plost, &task);
-	free(ops.v);
+	err = single_ops(run, v, LOSS0_ENTRIES, &ops, err, LOSS0_KEYS, lost, plost, &task);
 	if (err || mb_interrupted())
 		return err;
 	for (int i = 0; i < 2; i++) {
@@ -295,7 +299,7 @@ static int test_loss0(struct mb_run *run, const struct lru_variant *v, struct lo
 	return 0;
 }
 
-static int test_loss1(struct mb_run *run, const struct lru_variant *v, struct loss_result *r,
+static int test_loss1(struct mb_run *run, const struct lru_variant *v, struct lru_loss_found *r,
 		      struct mb_json *out)
 {
 	bool lost[LOSS1_ENTRIES], plost[LOSS1_ENTRIES];
@@ -305,13 +309,7 @@ static int test_loss1(struct mb_run *run, const struct lru_variant *v, struct lo
 
 	for (uint64_t key = 1; key <= LOSS1_ENTRIES && !err; key++)
 		err = ops_push(&ops, MB_LRU_OP_INSERT, key);
-	if (err) {
-		free(ops.v);
-		return mb_run_fail(run, err, "out of memory");
-	}
-	err = single_task(run, v, entries_for(v, LOSS1_ENTRIES), LOSS1_ENTRIES, &ops, 1,
-			  LOSS1_ENTRIES, lost, plost, &task);
-	free(ops.v);
+	err = single_ops(run, v, LOSS1_ENTRIES, &ops, err, LOSS1_ENTRIES, lost, plost, &task);
 	if (err || mb_interrupted())
 		return err;
 	r->loss1[0] = r->loss1[1] = 0;
@@ -360,38 +358,21 @@ static int par_ops(const struct loss_args *a, int t, struct ops_buf *ops)
 	return err;
 }
 
-static int test_parallel(struct mb_run *run, const struct lru_variant *v, struct loss_result *r,
-			 struct mb_json *out, FILE *f)
+/* Replay every task's @ops into the map and count the stable keys each task lost. */
+static int par_bpf(struct mb_run *run, const struct lru_variant *v, struct lru_loss_found *r,
+		   uint32_t entries, struct ops_buf *ops, struct lru_task *tasks)
 {
 	const struct loss_args *a = run->args;
 	struct loss_state *st = run->priv;
-	int nr = st->nr_tasks, err = 0;
-	uint32_t entries = lru_map_entries(v->flags, PAR_STABLE + PAR_SLACK, (uint32_t)nr);
-	struct ops_buf *ops = calloc((size_t)nr, sizeof(*ops));
-	struct lru_task *tasks = calloc((size_t)nr, sizeof(*tasks));
-	uint32_t *lost = calloc((size_t)nr, sizeof(*lost));
-	uint32_t *plost = calloc((size_t)nr, sizeof(*plost));
-	struct mb_json *jt;
+	int nr = st->nr_tasks, err;
 	size_t total = 0;
 	struct lru_map m;
 
-	if (!ops || !tasks || !lost || !plost) {
-		err = mb_run_fail(run, -ENOMEM, "out of memory");
-		goto out;
-	}
-	for (int t = 0; t < nr && !err; t++) {
-		err = par_ops(a, t, &ops[t]);
-		tasks[t] = (struct lru_task){ .idx = t, .cpu = lru_task_cpu(run, t),
-					      .ops = ops[t].v, .nr_ops = ops[t].n };
+	for (int t = 0; t < nr; t++)
 		total += ops[t].n;
-	}
-	if (err) {
-		err = mb_run_fail(run, err, "out of memory");
-		goto out;
-	}
 	err = lru_map_create(run, &m, v, entries, a->access, total);
 	if (err)
-		goto out;
+		return err;
 	err = lru_run_tasks(run, &m, tasks, nr);
 	for (int t = 0; t < nr && !err && !mb_interrupted(); t++) {
 		for (uint64_t k = par_base(a, t); k < par_base(a, t) + PAR_STABLE && !err; k++) {
@@ -400,10 +381,71 @@ static int test_parallel(struct mb_run *run, const struct lru_variant *v, struct
 			if (has < 0)
 				err = mb_run_fail(run, has, "lookup of key %" PRIu64 ": %s", k,
 						  strerror(-has));
-			lost[t] += has == 0;
+			r->lost[t] += has == 0;
 		}
 	}
 	lru_map_destroy(&m);
+	return err;
+}
+
+/* The same operations into a perfect LRU per task; each task's figures into @jt. */
+static int par_perfect(struct mb_run *run, const struct lru_variant *v, struct lru_loss_found *r,
+		       struct ops_buf *ops, const struct lru_task *tasks, struct mb_json *jt)
+{
+	const struct loss_args *a = run->args;
+	struct loss_state *st = run->priv;
+
+	for (int t = 0; t < st->nr_tasks; t++) {
+		struct mb_json *o;
+		struct mb_lru_sim sim;
+		uint64_t base = par_base(a, t);
+		int err = perfect_replay(&sim, PAR_STABLE + PAR_SLACK, ops[t].v, ops[t].n);
+
+		if (err)
+			return mb_run_fail(run, err, "perfect LRU: %s", strerror(-err));
+		for (uint64_t k = base; k < base + PAR_STABLE; k++)
+			r->plost[t] += !mb_lru_sim_contains(&sim, k);
+		mb_lru_sim_free(&sim);
+		r->par[0] += r->lost[t];
+		r->par[1] += r->plost[t];
+		warn_failures(run, v, "parallel", &tasks[t]);
+		o = mb_json_object();
+		mb_json_set_num(o, "task", t);
+		mb_json_set_num(o, "cpu", tasks[t].cpu);
+		mb_json_set_num(o, "losses", r->lost[t]);
+		mb_json_set_num(o, "perfect_losses", r->plost[t]);
+		task_json(o, &tasks[t]);
+		mb_json_append(jt, o);
+		r->par_tasks = t + 1;
+	}
+	return 0;
+}
+
+static int test_parallel(struct mb_run *run, const struct lru_variant *v, struct lru_loss_found *r,
+			 struct mb_json *out)
+{
+	const struct loss_args *a = run->args;
+	struct loss_state *st = run->priv;
+	int nr = st->nr_tasks, err = 0;
+	uint32_t entries = lru_map_entries(v->flags, PAR_STABLE + PAR_SLACK, (uint32_t)nr);
+	struct ops_buf *ops = calloc((size_t)nr, sizeof(*ops));
+	struct lru_task *tasks = calloc((size_t)nr, sizeof(*tasks));
+	struct mb_json *jt;
+
+	if (!ops || !tasks) {
+		err = mb_run_fail(run, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (int t = 0; t < nr && !err; t++) {
+		err = par_ops(a, t, &ops[t]);
+		tasks[t] = (struct lru_task){ .idx = t, .cpu = lru_task_cpu(run, t),
+					      .ops = ops[t].v, .nr_ops = ops[t].n };
+	}
+	if (err) {
+		err = mb_run_fail(run, err, "out of memory");
+		goto out;
+	}
+	err = par_bpf(run, v, r, entries, ops, tasks);
 	if (err || mb_interrupted())
 		goto out;
 	r->par[0] = r->par[1] = 0;
@@ -411,38 +453,9 @@ static int test_parallel(struct mb_run *run, const struct lru_variant *v, struct
 	mb_json_set_num(out, "capacity_per_task", PAR_STABLE + PAR_SLACK);
 	mb_json_set_num(out, "stable_keys", PAR_STABLE);
 	mb_json_set_num(out, "operations_per_task", PAR_STABLE + a->nr_repeats);
+	r->par_checked = true;
 	jt = mb_json_array();
-	if (lru_verbose_text())
-		fprintf(f, "test_parallel_lru_loss (map_type:%d map_flags:0x%X):\n", v->type,
-			v->flags);
-	for (int t = 0; t < nr && !err; t++) {
-		struct mb_json *o = mb_json_object();
-		struct mb_lru_sim sim;
-		uint64_t base = par_base(a, t);
-
-		err = perfect_replay(&sim, PAR_STABLE + PAR_SLACK, ops[t].v, ops[t].n);
-		if (err) {
-			mb_json_free(o);
-			err = mb_run_fail(run, err, "perfect LRU: %s", strerror(-err));
-			break;
-		}
-		for (uint64_t k = base; k < base + PAR_STABLE; k++)
-			plost[t] += !mb_lru_sim_contains(&sim, k);
-		mb_lru_sim_free(&sim);
-		r->par[0] += lost[t];
-		r->par[1] += plost[t];
-		warn_failures(run, v, "parallel", &tasks[t]);
-		mb_json_set_num(o, "task", t);
-		mb_json_set_num(o, "cpu", tasks[t].cpu);
-		mb_json_set_num(o, "losses", lost[t]);
-		mb_json_set_num(o, "perfect_losses", plost[t]);
-		task_json(o, &tasks[t]);
-		mb_json_append(jt, o);
-		if (lru_verbose_text()) {
-			fprintf(f, "    task:%d nr_losses:%u\n", t, lost[t]);
-			fprintf(f, "    task:%d Perfect LRU: nr_losses:%u\n", t, plost[t]);
-		}
-	}
+	err = par_perfect(run, v, r, ops, tasks, jt);
 	mb_json_set(out, "tasks", jt);
 	mb_json_set_num(out, "losses", (double)r->par[0]);
 	mb_json_set_num(out, "perfect_losses", (double)r->par[1]);
@@ -451,8 +464,6 @@ out:
 		free(ops[t].v);
 	free(ops);
 	free(tasks);
-	free(lost);
-	free(plost);
 	return err;
 }
 
@@ -460,103 +471,46 @@ static int run_variant(struct mb_run *run, int vi, struct mb_json *variants)
 {
 	struct loss_state *st = run->priv;
 	const struct lru_variant *v = &st->variants[vi];
-	struct loss_result *r = &st->res[vi];
+	struct lru_loss_found *r = &st->found[vi];
 	struct mb_json *o = mb_json_object();
-	FILE *f = mb_progress_stream();
 	char flags[32];
 	int err;
 
+	r->v = *v;
 	mb_json_set_str(o, "map_type", lru_type_name(v->type));
 	mb_map_flags_format(v->flags, flags, sizeof(flags));
 	mb_json_set_str(o, "map_flags", flags);
 	mb_json_set_str(o, "lru", lru_flags_label(v->flags));
 	err = test_loss0(run, v, r, mb_json_child(o, "loss0"));
-	if (!err && !mb_interrupted() && lru_verbose_text()) {
-		fprintf(f, "test_lru_loss0 (map_type:%d map_flags:0x%X): older-elem-losses:%u(/100) active-elem-losses:%u(/800) newer-elem-losses:%u(/100)\n",
-			v->type, v->flags, r->older[0], r->active[0], r->newer[0]);
-		fprintf(f, "    Perfect LRU: older-elem-losses:%u(/100) active-elem-losses:%u(/800) newer-elem-losses:%u(/100)\n",
-			r->older[1], r->active[1], r->newer[1]);
-	}
-	if (!err && !mb_interrupted())
+	r->loss0_done = !err && !mb_interrupted();
+	if (r->loss0_done)
 		err = test_loss1(run, v, r, mb_json_child(o, "loss1"));
-	if (!err && !mb_interrupted() && lru_verbose_text()) {
-		fprintf(f, "test_lru_loss1 (map_type:%d map_flags:0x%X): nr_losses:%u(/1000)\n",
-			v->type, v->flags, r->loss1[0]);
-		fprintf(f, "    Perfect LRU: nr_losses:%u(/1000)\n", r->loss1[1]);
-	}
-	if (!err && !mb_interrupted())
-		err = test_parallel(run, v, r, mb_json_child(o, "parallel"), f);
+	r->loss1_done = r->loss0_done && !err && !mb_interrupted();
+	if (r->loss1_done)
+		err = test_parallel(run, v, r, mb_json_child(o, "parallel"));
 	if (err || mb_interrupted()) {
 		mb_json_free(o);
 		return err;
 	}
-	if (lru_verbose_text())
-		fputc('\n', f);
+	r->done = true;
 	mb_json_append(variants, o);
 	return 0;
 }
-
-static double num(const struct mb_json *o, const char *key)
-{
-	return mb_json_num(mb_json_get(o, key), 0);
-}
-
-/* One Summary line per map, from extra: live after the run, and in a text document. */
-static void loss_result_text(FILE *f, const struct mb_run *run)
-{
-	const struct mb_json *extra = run->extra, *vs = mb_json_get(extra, "variants");
-
-	for (size_t i = 0; i < mb_json_len(vs); i++) {
-		const struct mb_json *v = mb_json_at(vs, i), *l0 = mb_json_get(v, "loss0");
-		const struct mb_json *p0 = mb_json_get(l0, "perfect"), *l1 = mb_json_get(v, "loss1");
-		const struct mb_json *par = mb_json_get(v, "parallel");
-		size_t nr = mb_json_len(mb_json_get(par, "tasks"));
-
-		fprintf(f, "Summary: %s %s: loss0 older %.0f/100 active %.0f/800 newer %.0f/100 (perfect %.0f/%.0f/%.0f), loss1 %.0f/1000 (perfect %.0f), parallel %.0f/%zu stable keys lost over %zu tasks (perfect %.0f) (%s)\n",
-			mb_json_str(mb_json_get(v, "map_type"), "?"),
-			mb_json_str(mb_json_get(v, "lru"), "?"), num(l0, "older_losses"),
-			num(l0, "active_losses"), num(l0, "newer_losses"), num(p0, "older_losses"),
-			num(p0, "active_losses"), num(p0, "newer_losses"), num(l1, "losses"),
-			num(l1, "perfect_losses"), num(par, "losses"), nr * PAR_STABLE, nr,
-			num(par, "perfect_losses"),
-			mb_json_str(mb_json_get(extra, "access"), "?"));
-	}
-}
-
-static const struct mb_text_style loss_text = {
-	.result = loss_result_text,
-};
 
 static int loss_run_once(struct mb_run *run)
 {
 	const struct loss_args *a = run->args;
 	struct loss_state *st = run->priv;
-	struct mb_json *extra = mb_run_extra(run), *variants = mb_json_array();
-	FILE *f = mb_progress_stream();
+	struct mb_json *extra = lru_extra(run, a->access), *variants = mb_json_array();
 	int err = 0;
 
-	mb_json_set_str(extra, "access", lru_access_names[a->access]);
-	mb_json_set_num(extra, "possible_cpus", libbpf_num_possible_cpus());
 	mb_json_set_num(extra, "nr_tasks", st->nr_tasks);
-	lru_print_header(f, run, a->access);
 	for (int vi = 0; vi < st->nr_variants && !err && !mb_interrupted(); vi++)
 		err = run_variant(run, vi, variants);
 	mb_json_set(extra, "variants", variants);
-	if (!err)
-		loss_result_text(f, run);
+	/* Until the session renders one-shot results itself: the lines, after the run. */
+	lru_loss_text_live(mb_progress_stream(), run, a->access, st->found, st->nr_variants, !err);
 	return err;
 }
 
-const struct mb_bench mb_bench_lru_loss = {
-	.name = "lru-loss",
-	.family = "lru",
-	.desc = "LRU quality: test_lru_dist's loss tests (loss0, loss1, parallel) against a perfect LRU",
-	.opts = loss_opts,
-	.args_size = sizeof(struct loss_args),
-	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,
-	.text = &loss_text,
-	.validate = loss_validate,
-	.setup = loss_setup,
-	.run_once = loss_run_once,
-	.teardown = loss_teardown,
-};
+const struct mb_bench mb_bench_lru_loss = LRU_BENCH("lru-loss", loss, "LRU quality: test_lru_dist's loss tests (loss0, loss1, parallel) against a perfect LRU");

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * The LRU benches' text lines: test_lru_dist's lines, word for word, from what lru-dist and
+ * lru-loss found (struct lru_dist_found, lru_loss_found), and one Summary line per map from
+ * run->extra, live after the run and in a text document.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <bpf/libbpf.h>
+
+#include "core/runner.h"
+#include "lru_text.h"
+#include "output/report.h"
+#include "util/json.h"
+#include "util/log.h"
+
+/* The detail lines are printed unless -q (only the Summary lines then). */
+static bool verbose(void)
+{
+	return !mb_log_quiet();
+}
+
+/* "nr_cpus:N" and a line saying which access path runs, as the first output lines. */
+static void header(FILE *f, enum lru_access access)
+{
+	/* test_lru_dist prints the possible CPUs: NO_COMMON_LRU capacity is split over them. */
+	fprintf(f, "nr_cpus:%d\n", libbpf_num_possible_cpus());
+	if (access == LRU_ACCESS_SYSCALL)
+		fprintf(f, "access:syscall (bpf() lookups, as test_lru_dist; they do not set the LRU reference bit a program's lookup sets: --access bpf replays from a program)\n\n");
+	else
+		fprintf(f, "access:bpf (a program replays each task's trace on its CPU; lookups set the LRU reference bit)\n\n");
+}
+
+/* ---- lru-dist ---- */
+
+static void dist_task(FILE *f, const struct lru_dist_found *d, int t)
+{
+	const struct lru_dist_total *c = &d->task[t];
+	int64_t extra = (int64_t)c->bpf_misses - (int64_t)c->perfect_misses;
+
+	/* test_lru_dist's two lines, word for word (the BPF line shows the perfect nr_unique). */
+	fprintf(f, "    task:%d BPF LRU: nr_unique:%" PRIu64 "(/%zu) nr_misses:%" PRIu64 "(/%zu)\n",
+		t, c->unique, d->trace_len, c->bpf_misses, d->trace_len);
+	fprintf(f, "    task:%d Perfect LRU: nr_unique:%" PRIu64 "(/%" PRIu64 ") nr_misses:%" PRIu64 "(/%" PRIu64 ")\n",
+		t, c->unique, c->accesses, c->perfect_misses, c->accesses);
+	fprintf(f, "    task:%d cpu:%d miss_ratio BPF:%.3f%% Perfect:%.3f%% extra_misses:%+" PRId64 " resident:%" PRIu64 " ns/access:%.1f",
+		t, d->cpu[t], 100 * lru_ratio(c->bpf_misses, c->accesses),
+		100 * lru_ratio(c->perfect_misses, c->accesses), extra, c->resident,
+		lru_ratio(c->wall_ns, c->accesses));
+	if (c->kernel_ns)
+		fprintf(f, " (in-kernel %.1f)", lru_ratio(c->kernel_ns, c->accesses));
+	if (c->insert_failures)
+		fprintf(f, " insert_failures:%" PRIu64, c->insert_failures);
+	fputc('\n', f);
+}
+
+static void dist_total(FILE *f, const struct lru_dist_total *c, uint32_t max_entries)
+{
+	int64_t extra = (int64_t)c->bpf_misses - (int64_t)c->perfect_misses;
+
+	fprintf(f, "    total: accesses:%" PRIu64 " nr_unique:%" PRIu64 " BPF nr_misses:%" PRIu64 " Perfect nr_misses:%" PRIu64 " extra_misses:%+" PRId64 " (%+.3f%% of accesses",
+		c->accesses, c->unique, c->bpf_misses, c->perfect_misses, extra,
+		100 * (double)extra / (double)(c->accesses ? c->accesses : 1));
+	if (c->perfect_misses)
+		fprintf(f, ", %+.2f%% over perfect", 100 * (double)extra / (double)c->perfect_misses);
+	fprintf(f, ") resident:%" PRIu64 "(/%u)\n", c->resident, max_entries);
+}
+
+static void dist_variant(FILE *f, const struct lru_dist_found *d)
+{
+	if (!d->nr_tasks)
+		return;
+	fprintf(f, "test_parallel_lru_dist (map_type:%d map_flags:0x%X):\n", d->v.type, d->v.flags);
+	for (int t = 0; t < d->nr_tasks; t++)
+		dist_task(f, d, t);
+	dist_total(f, &d->total, d->max_entries);
+	fputc('\n', f);
+}
+
+static double num(const struct mb_json *o, const char *key)
+{
+	return mb_json_num(mb_json_get(o, key), 0);
+}
+
+/* One Summary line per map, from extra: live after the run, and in a text document. */
+static void dist_summary(FILE *f, const struct mb_run *run)
+{
+	const struct mb_json *extra = run->extra, *vs = mb_json_get(extra, "variants");
+	const char *access = mb_json_str(mb_json_get(extra, "access"), "?");
+
+	for (size_t i = 0; i < mb_json_len(vs); i++) {
+		const struct mb_json *v = mb_json_at(vs, i), *t = mb_json_get(v, "total");
+		const struct mb_json *kns = mb_json_get(t, "kernel_ns_per_access");
+		double acc = num(t, "accesses"), bpf = num(t, "bpf_misses");
+		double pf = num(t, "perfect_misses"), div = acc > 0 ? acc : 1;
+		bool in_kernel = mb_json_is(kns, MB_JSON_NUMBER);
+
+		/* Time per access: in-kernel for --access bpf, else the syscalls' wall time. */
+		fprintf(f, "Summary: %s %s lru_size %.0f tasks %.0f: BPF LRU misses %.0f (%.3f %%), perfect LRU misses %.0f (%.3f %%), extra misses %+.0f (%+.3f %% of accesses) over %.0f accesses, %.0f unique keys, %.1f ns/access (%s%s)\n",
+			mb_json_str(mb_json_get(v, "map_type"), "?"),
+			mb_json_str(mb_json_get(v, "lru"), "?"), num(v, "capacity_per_task"),
+			num(extra, "nr_tasks"), bpf, 100 * bpf / div, pf, 100 * pf / div, bpf - pf,
+			100 * (bpf - pf) / div, acc, num(t, "unique_keys"),
+			in_kernel ? mb_json_num(kns, 0) : num(t, "ns_per_access"),
+			in_kernel ? "in-kernel, " : "", access);
+	}
+}
+
+const struct mb_text_style lru_dist_text = {
+	.result = dist_summary,
+};
+
+/* ---- lru-loss ---- */
+
+static void loss_variant(FILE *f, const struct lru_loss_found *r)
+{
+	const struct lru_variant *v = &r->v;
+
+	if (r->loss0_done) {
+		fprintf(f, "test_lru_loss0 (map_type:%d map_flags:0x%X): older-elem-losses:%u(/100) active-elem-losses:%u(/800) newer-elem-losses:%u(/100)\n",
+			v->type, v->flags, r->older[0], r->active[0], r->newer[0]);
+		fprintf(f, "    Perfect LRU: older-elem-losses:%u(/100) active-elem-losses:%u(/800) newer-elem-losses:%u(/100)\n",
+			r->older[1], r->active[1], r->newer[1]);
+	}
+	if (r->loss1_done) {
+		fprintf(f, "test_lru_loss1 (map_type:%d map_flags:0x%X): nr_losses:%u(/1000)\n",
+			v->type, v->flags, r->loss1[0]);
+		fprintf(f, "    Perfect LRU: nr_losses:%u(/1000)\n", r->loss1[1]);
+	}
+	if (r->par_checked)
+		fprintf(f, "test_parallel_lru_loss (map_type:%d map_flags:0x%X):\n", v->type,
+			v->flags);
+	for (int t = 0; t < r->par_tasks; t++) {
+		fprintf(f, "    task:%d nr_losses:%u\n", t, r->lost[t]);
+		fprintf(f, "    task:%d Perfect LRU: nr_losses:%u\n", t, r->plost[t]);
+	}
+	if (r->done)
+		fputc('\n', f);
+}
+
+/* One Summary line per map, from extra: live after the run, and in a text document. */
+static void loss_summary(FILE *f, const struct mb_run *run)
+{
+	const struct mb_json *extra = run->extra, *vs = mb_json_get(extra, "variants");
+
+	for (size_t i = 0; i < mb_json_len(vs); i++) {
+		const struct mb_json *v = mb_json_at(vs, i), *l0 = mb_json_get(v, "loss0");
+		const struct mb_json *p0 = mb_json_get(l0, "perfect"), *l1 = mb_json_get(v, "loss1");
+		const struct mb_json *par = mb_json_get(v, "parallel");
+		size_t nr = mb_json_len(mb_json_get(par, "tasks"));
+
+		fprintf(f, "Summary: %s %s: loss0 older %.0f/100 active %.0f/800 newer %.0f/100 (perfect %.0f/%.0f/%.0f), loss1 %.0f/1000 (perfect %.0f), parallel %.0f/%zu stable keys lost over %zu tasks (perfect %.0f) (%s)\n",
+			mb_json_str(mb_json_get(v, "map_type"), "?"),
+			mb_json_str(mb_json_get(v, "lru"), "?"), num(l0, "older_losses"),
+			num(l0, "active_losses"), num(l0, "newer_losses"), num(p0, "older_losses"),
+			num(p0, "active_losses"), num(p0, "newer_losses"), num(l1, "losses"),
+			num(l1, "perfect_losses"), num(par, "losses"), nr * LRU_LOSS_PAR_STABLE, nr,
+			num(par, "perfect_losses"),
+			mb_json_str(mb_json_get(extra, "access"), "?"));
+	}
+}
+
+const struct mb_text_style lru_loss_text = {
+	.result = loss_summary,
+};
+
+/* The lines of @nr variants, each found[i] of @size bytes, drawn by @lines. */
+static void live(FILE *f, const struct mb_run *run, enum lru_access access, const void *found,
+		 size_t size, int nr, void (*lines)(FILE *f, const void *found),
+		 void (*summary)(FILE *f, const struct mb_run *run))
+{
+	if (verbose()) {
+		header(f, access);
+		for (int i = 0; i < nr; i++)
+			lines(f, (const char *)found + (size_t)i * size);
+	}
+	if (summary)
+		summary(f, run);
+}
+
+static void dist_lines(FILE *f, const void *found)
+{
+	dist_variant(f, found);
+}
+
+static void loss_lines(FILE *f, const void *found)
+{
+	loss_variant(f, found);
+}
+
+void lru_dist_text_live(FILE *f, const struct mb_run *run, enum lru_access access,
+			const struct lru_dist_found *found, int nr, bool summary)
+{
+	live(f, run, access, found, sizeof(*found), nr, dist_lines, summary ? dist_summary : NULL);
+}
+
+void lru_loss_text_live(FILE *f, const struct mb_run *run, enum lru_access access,
+			const struct lru_loss_found *found, int nr, bool summary)
+{
+	live(f, run, access, found, sizeof(*found), nr, loss_lines, summary ? loss_summary : NULL);
+}
