@@ -191,6 +191,8 @@ void mb_run_warn(struct mb_run *run, const char *fmt, ...) __attribute__((format
 int mb_run_bad_num(struct mb_run *run, const char *name, unsigned long long value,
 		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 struct mb_json *mb_run_extra(struct mb_run *run);
+/* A one-shot bench's record of work done so far, for the run's sinks (core/sink.h). */
+void mb_run_partial(struct mb_run *run, const void *what);
 bool mb_run_opt_given(const struct mb_run *run, const char *name);
 
 static inline bool mb_run_should_stop(const struct mb_run *run)

@@ -15,6 +15,7 @@
 #include "util/json.h"
 #include "util/log.h"
 #include "run.h"
+#include "sink.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -106,6 +107,11 @@ void mb_run_warn(struct mb_run *run, const char *fmt, ...)
 	va_end(ap);
 	mb_warn("%s: %s", run->bench->name, msg);
 	mb_json_append(run->warnings, mb_json_string(msg));
+}
+
+void mb_run_partial(struct mb_run *run, const void *what)
+{
+	mb_sink_partial(run->sink, run, what);
 }
 
 struct mb_json *mb_run_extra(struct mb_run *run)

@@ -25,6 +25,13 @@ void mb_sink_sample(struct mb_sink *sink, const struct mb_run *run, int iter,
 			sink->sample(sink, run, iter, s);
 }
 
+void mb_sink_partial(struct mb_sink *sink, const struct mb_run *run, const void *what)
+{
+	for (; sink; sink = sink->next)
+		if (sink->partial)
+			sink->partial(sink, run, what);
+}
+
 void mb_sink_result(struct mb_sink *sink, const struct mb_run *result)
 {
 	for (; sink; sink = sink->next)

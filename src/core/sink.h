@@ -28,6 +28,12 @@ struct mb_sink {
 	void (*run_started)(struct mb_sink *sink, const struct mb_run *run);
 	void (*sample)(struct mb_sink *sink, const struct mb_run *run, int iter,
 		       const struct mb_sample *s);
+	/*
+	 * A one-shot bench has something to show before its run ends (a finished row, the
+	 * results of its variants): @what is the bench's own record, which only its text
+	 * style's partial hook reads.
+	 */
+	void (*partial)(struct mb_sink *sink, const struct mb_run *run, const void *what);
 	/* Once per result: the run itself, or each part of a split run (bench.h). */
 	void (*result)(struct mb_sink *sink, const struct mb_run *result);
 	void (*run_end)(struct mb_sink *sink, const struct mb_run *run);
@@ -42,6 +48,7 @@ void mb_sink_run_begin(struct mb_sink *sink, const struct mb_run *run);
 void mb_sink_run_started(struct mb_sink *sink, const struct mb_run *run);
 void mb_sink_sample(struct mb_sink *sink, const struct mb_run *run, int iter,
 		    const struct mb_sample *s);
+void mb_sink_partial(struct mb_sink *sink, const struct mb_run *run, const void *what);
 void mb_sink_result(struct mb_sink *sink, const struct mb_run *result);
 void mb_sink_run_end(struct mb_sink *sink, const struct mb_run *run);
 void mb_sink_end(struct mb_sink *sink, struct mb_sink_end *end);

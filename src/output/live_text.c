@@ -33,6 +33,17 @@ static void text_sample(struct mb_sink *sink, const struct mb_run *run, int iter
 	}
 }
 
+static void text_partial(struct mb_sink *sink, const struct mb_run *run, const void *what)
+{
+	const struct mb_text_style *text = run->bench->text;
+
+	(void)sink;
+	if (text && text->partial) {
+		text->partial(mb_progress_stream(), run, what);
+		fflush(mb_progress_stream());
+	}
+}
+
 static void text_result(struct mb_sink *sink, const struct mb_run *result)
 {
 	const struct mb_text_style *text = result->bench->text;
@@ -55,6 +66,7 @@ void mb_live_text_sink_init(struct mb_sink *sink)
 		.run_begin = text_run_begin,
 		.run_started = text_run_started,
 		.sample = text_sample,
+		.partial = text_partial,
 		.result = text_result,
 		.run_end = text_run_end,
 	};

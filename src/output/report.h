@@ -19,6 +19,8 @@ struct mb_text_style {
 	void (*summary)(FILE *f, const struct mb_run *run, const struct mb_summary *sum);
 	/* One-shot benches (no samples): result lines of a run, rendered from run->extra. */
 	void (*result)(FILE *f, const struct mb_run *run);
+	/* One-shot benches, live: a record the bench passed to mb_run_partial(). */
+	void (*partial)(FILE *f, const struct mb_run *run, const void *what);
 };
 
 extern const struct mb_text_style mb_text_hits_drops;	/* hits, drops, total operations */

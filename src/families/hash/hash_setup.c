@@ -512,17 +512,11 @@ static void report_streams(struct mb_run *run, struct hash_state *st)
 	mb_json_set(mb_run_extra(run), "key_streams", arr);
 }
 
-int hash_setup(struct mb_run *run)
+/* What the bench's op and options make of the run: no map is made yet. */
+static int plan_state(struct mb_run *run, struct hash_state *st)
 {
 	struct hash_args *a = run->args;
-	struct hash_state *st = calloc(1, sizeof(*st));
-	uint64_t t0, create_ns, load_ns, fill_ns = 0;
-	uint32_t miss_base;
-	int err;
 
-	if (!st)
-		return -ENOMEM;
-	run->priv = st;
 	st->op = hash_bench_op(run->bench);
 	st->args = a;
 	st->leaf = hash_leaf_type(a);
@@ -553,6 +547,23 @@ int hash_setup(struct mb_run *run)
 			return -ENOMEM;
 		memset(st->cpu, 0, sizeof(*st->cpu) * (size_t)run->nr_producers);
 	}
+	return 0;
+}
+
+int hash_setup(struct mb_run *run)
+{
+	struct hash_args *a = run->args;
+	struct hash_state *st = calloc(1, sizeof(*st));
+	uint64_t t0, create_ns, load_ns, fill_ns = 0;
+	uint32_t miss_base;
+	int err;
+
+	if (!st)
+		return -ENOMEM;
+	run->priv = st;
+	err = plan_state(run, st);
+	if (err)
+		return err;
 	miss_base = st->leaf->array ? a->max_entries : a->nr_entries;
 	hash_streams(st->op, a->nr_entries, miss_base, a->seed, run->nr_producers, st->streams);
 

@@ -390,8 +390,8 @@ static int dist_run_once(struct mb_run *run)
 	for (int vi = 0; vi < st->nr_variants && !err && !mb_interrupted(); vi++)
 		err = run_variant(run, vi, variants);
 	mb_json_set(extra, "variants", variants);
-	/* Until the session renders one-shot results itself: the lines, after the run. */
-	lru_dist_text_live(mb_progress_stream(), run, a->access, st->found, st->nr_variants, !err);
+	mb_run_partial(run, &(struct lru_text_view){ .access = a->access, .found = st->found,
+						     .nr = st->nr_variants, .summary = !err });
 	return err;
 }
 

@@ -106,9 +106,6 @@ static void dist_summary(FILE *f, const struct mb_run *run)
 	}
 }
 
-const struct mb_text_style lru_dist_text = {
-	.result = dist_summary,
-};
 
 /* ---- lru-loss ---- */
 
@@ -160,9 +157,6 @@ static void loss_summary(FILE *f, const struct mb_run *run)
 	}
 }
 
-const struct mb_text_style lru_loss_text = {
-	.result = loss_summary,
-};
 
 /* The lines of @nr variants, each found[i] of @size bytes, drawn by @lines. */
 static void live(FILE *f, const struct mb_run *run, enum lru_access access, const void *found,
@@ -188,14 +182,29 @@ static void loss_lines(FILE *f, const void *found)
 	loss_variant(f, found);
 }
 
-void lru_dist_text_live(FILE *f, const struct mb_run *run, enum lru_access access,
-			const struct lru_dist_found *found, int nr, bool summary)
+/* After the run: the first lines, each variant's lines and, when all ran, the Summary. */
+static void dist_partial(FILE *f, const struct mb_run *run, const void *what)
 {
-	live(f, run, access, found, sizeof(*found), nr, dist_lines, summary ? dist_summary : NULL);
+	const struct lru_text_view *v = what;
+
+	live(f, run, v->access, v->found, sizeof(struct lru_dist_found), v->nr, dist_lines,
+	     v->summary ? dist_summary : NULL);
 }
 
-void lru_loss_text_live(FILE *f, const struct mb_run *run, enum lru_access access,
-			const struct lru_loss_found *found, int nr, bool summary)
+static void loss_partial(FILE *f, const struct mb_run *run, const void *what)
 {
-	live(f, run, access, found, sizeof(*found), nr, loss_lines, summary ? loss_summary : NULL);
+	const struct lru_text_view *v = what;
+
+	live(f, run, v->access, v->found, sizeof(struct lru_loss_found), v->nr, loss_lines,
+	     v->summary ? loss_summary : NULL);
 }
+
+const struct mb_text_style lru_dist_text = {
+	.result = dist_summary,
+	.partial = dist_partial,
+};
+
+const struct mb_text_style lru_loss_text = {
+	.result = loss_summary,
+	.partial = loss_partial,
+};

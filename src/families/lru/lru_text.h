@@ -48,13 +48,16 @@ struct lru_loss_found {
 };
 
 /*
- * After a run: the first lines and each variant's test_lru_dist lines (not with -q), then,
- * with @summary, the Summary lines from run->extra.
+ * What lru-dist and lru-loss pass to mb_run_partial() after their variants ran: the lines
+ * are the first ones and each variant's test_lru_dist lines (not with -q), then, with
+ * @summary, the Summary lines from run->extra.
  */
-void lru_dist_text_live(FILE *f, const struct mb_run *run, enum lru_access access,
-			const struct lru_dist_found *found, int nr, bool summary);
-void lru_loss_text_live(FILE *f, const struct mb_run *run, enum lru_access access,
-			const struct lru_loss_found *found, int nr, bool summary);
+struct lru_text_view {
+	enum lru_access access;
+	const void *found;	/* struct lru_dist_found or lru_loss_found [nr] */
+	int nr;
+	bool summary;
+};
 
 /* .result: the Summary lines from run->extra (a text document). */
 extern const struct mb_text_style lru_dist_text;

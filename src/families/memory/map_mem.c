@@ -495,6 +495,38 @@ static void count_entries(struct mm_layout *l, int fd, uint32_t max_entries, str
 	r->percpu_charged = mm_percpu_charged(l);
 }
 
+/* Delete every entry of the filled map @fd, then wait for the memory to come back. */
+static void measure_delete(struct mb_run *run, struct mm_state *st, struct mm_layout *l, int fd,
+			   uint32_t max_entries, struct mm_row *r,
+			   const struct mb_memcg_usage *base, uint64_t slack)
+{
+	struct mb_memcg_usage u;
+	uint64_t t0;
+	int err;
+
+	phase(r->nr, l->chunk, "map-mem: %s, %u entries: deleting", l->t->name, max_entries);
+	t0 = mb_now_ns();
+	err = mm_delete(l, fd, r->nr, &r->delete_batched, phase_tick);
+	r->delete_ms = (double)(mb_now_ns() - t0) / 1e6;
+	r->can_delete = err != -EOPNOTSUPP;
+	if (!r->can_delete) {
+		r->delete_ms = NAN;
+	} else if (err) {
+		row_fail(st, r, err, "deleting every entry");
+	} else {
+		r->memlock_deleted = memlock_of(fd);
+		if (read_charged(st, r, &u)) {
+			r->deleted_now = delta(u.charged, base->charged);
+			/* Deleted elements come back late (RCU); at best to the created size. */
+			phase(0, 0, "map-mem: %s, %u entries: waiting for the deleted entries' release",
+			      l->t->name, max_entries);
+			wait_release(run, st, base->charged + (uint64_t)fmax(r->created, 0) + slack,
+				     &r->del_wait, &r->del_waited);
+			r->deleted = delta(r->del_wait.end_bytes, base->charged);
+		}
+	}
+}
+
 static void measure(struct mb_run *run, struct mm_state *st, struct mm_layout *l,
 		    uint32_t max_entries, struct mm_row *r)
 {
@@ -537,28 +569,7 @@ static void measure(struct mb_run *run, struct mm_state *st, struct mm_layout *l
 	if (mb_interrupted())
 		goto close;
 
-	phase(r->nr, l->chunk, "map-mem: %s, %u entries: deleting", l->t->name, max_entries);
-	t0 = mb_now_ns();
-	err = mm_delete(l, fd, r->nr, &r->delete_batched, phase_tick);
-	r->delete_ms = (double)(mb_now_ns() - t0) / 1e6;
-	r->can_delete = err != -EOPNOTSUPP;
-	if (!r->can_delete) {
-		r->delete_ms = NAN;
-	} else if (err) {
-		row_fail(st, r, err, "deleting every entry");
-		goto close;
-	} else {
-		r->memlock_deleted = memlock_of(fd);
-		if (read_charged(st, r, &u)) {
-			r->deleted_now = delta(u.charged, base.charged);
-			/* Deleted elements come back late (RCU); at best to the created size. */
-			phase(0, 0, "map-mem: %s, %u entries: waiting for the deleted entries' release",
-			      l->t->name, max_entries);
-			wait_release(run, st, base.charged + (uint64_t)fmax(r->created, 0) + slack,
-				     &r->del_wait, &r->del_waited);
-			r->deleted = delta(r->del_wait.end_bytes, base.charged);
-		}
-	}
+	measure_delete(run, st, l, fd, max_entries, r, &base, slack);
 close:
 	close(fd);
 	if (!r->err && r->memcg && !mb_interrupted()) {
@@ -727,9 +738,9 @@ static int measure_type(struct mb_run *run, struct mm_state *st,
 	mb_json_set(footprint, t->name, tj);
 	tj = mb_json_get(footprint, t->name);
 	rows = mb_json_get(tj, "rows");
-	mm_live_header(t->name, tj, mb_run_extra(run));
+	mb_run_partial(run, &(struct mm_news){ .kind = MM_NEWS_HEADER, .type = t->name, .tj = tj });
 	if (mb_probe_map_type(t->type, t->name, why, sizeof(why))) {
-		mm_live_skipped(why);
+		mb_run_partial(run, &(struct mm_news){ .kind = MM_NEWS_SKIPPED, .why = why });
 		mb_json_set_str(tj, "skipped", why);
 	} else {
 		for (uint32_t i = 0; i < a->sizes.n && !mb_interrupted(); i++) {
@@ -737,10 +748,12 @@ static int measure_type(struct mb_run *run, struct mm_state *st,
 
 			measure(run, st, &l, a->sizes.v[i], &r);
 			row = row_json(&r);
-			mm_live_row(row, t->percpu, mb_run_extra(run));
+			mb_run_partial(run, &(struct mm_news){ .kind = MM_NEWS_ROW, .row = row,
+							       .percpu = t->percpu });
 			mb_json_append(rows, row);
 		}
-		mm_live_note(t->name, tj);
+		mb_run_partial(run, &(struct mm_news){ .kind = MM_NEWS_NOTE, .type = t->name,
+						       .tj = tj });
 	}
 	mm_layout_free(&l);
 	return 0;
@@ -760,7 +773,7 @@ static int map_mem_run_once(struct mb_run *run)
 		if (err)
 			return err;
 	}
-	mm_live_legend();
+	mb_run_partial(run, &(struct mm_news){ .kind = MM_NEWS_LEGEND });
 	if (st->nr_failed)
 		return mb_run_fail(run, st->first_err, "%d of %d measurements failed; the first: %s",
 				   st->nr_failed, st->nr_rows, st->first_why);

@@ -75,13 +75,19 @@ void mm_print_legend(FILE *f);
 extern const struct mb_text_style mm_text;
 
 /*
- * The same tables live, on the progress stream, while map-mem measures (map_mem_text.c): a
- * type's header, then "skipped" or its rows one by one, then its note; the legend at the end.
+ * The same tables live, while map-mem measures: it passes one of these to mb_run_partial()
+ * for a type's header, then "skipped" or its rows one by one, then its note; the legend at
+ * the end. mm_text's partial hook renders them.
  */
-void mm_live_header(const char *type, const struct mb_json *tj, const struct mb_json *extra);
-void mm_live_skipped(const char *why);
-void mm_live_row(const struct mb_json *row, bool percpu, const struct mb_json *extra);
-void mm_live_note(const char *type, const struct mb_json *tj);
-void mm_live_legend(void);
+enum mm_news_kind { MM_NEWS_HEADER, MM_NEWS_SKIPPED, MM_NEWS_ROW, MM_NEWS_NOTE, MM_NEWS_LEGEND };
+
+struct mm_news {
+	enum mm_news_kind kind;
+	const char *type;		/* header, note: the map type */
+	const struct mb_json *tj;	/* header, note: the type's footprint object */
+	const char *why;		/* skipped */
+	const struct mb_json *row;	/* row */
+	bool percpu;			/* row: the type is per-CPU */
+};
 
 #endif

@@ -179,35 +179,31 @@ static void map_mem_result(FILE *f, const struct mb_run *run)
 	mm_print_legend(f);
 }
 
+/* Live: each line goes out at once (a row can take seconds to measure). */
+static void map_mem_partial(FILE *f, const struct mb_run *run, const void *what)
+{
+	const struct mm_news *n = what;
+
+	switch (n->kind) {
+	case MM_NEWS_HEADER:
+		mm_print_header(f, n->type, n->tj, run->extra);
+		break;
+	case MM_NEWS_SKIPPED:
+		print_skipped(f, n->why);
+		break;
+	case MM_NEWS_ROW:
+		mm_print_row(f, n->row, n->percpu, run->extra);
+		break;
+	case MM_NEWS_NOTE:
+		mm_print_note(f, n->type, n->tj);
+		break;
+	case MM_NEWS_LEGEND:
+		mm_print_legend(f);
+		break;
+	}
+}
+
 const struct mb_text_style mm_text = {
 	.result = map_mem_result,
+	.partial = map_mem_partial,
 };
-
-/* Live: each line goes out at once (a row can take seconds to measure). */
-void mm_live_header(const char *type, const struct mb_json *tj, const struct mb_json *extra)
-{
-	mm_print_header(mb_progress_stream(), type, tj, extra);
-}
-
-void mm_live_skipped(const char *why)
-{
-	print_skipped(mb_progress_stream(), why);
-}
-
-void mm_live_row(const struct mb_json *row, bool percpu, const struct mb_json *extra)
-{
-	FILE *f = mb_progress_stream();
-
-	mm_print_row(f, row, percpu, extra);
-	fflush(f);
-}
-
-void mm_live_note(const char *type, const struct mb_json *tj)
-{
-	mm_print_note(mb_progress_stream(), type, tj);
-}
-
-void mm_live_legend(void)
-{
-	mm_print_legend(mb_progress_stream());
-}
