@@ -6,6 +6,7 @@
 #ifndef MB_REPORT_H
 #define MB_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "core/bench.h"
@@ -39,6 +40,35 @@ const char *mb_text_num(char *buf, size_t len, int width, int prec, double v);
 const char *mb_text_cv(char *buf, size_t len, double cv);
 /* Lines printed before a Summary line (spread, in-kernel latency, noise), unless -q. */
 void mb_text_notes(FILE *f, const struct mb_run *run, const struct mb_summary *sum);
+/*
+ * Their start, for a bench's own notes: the Interrupted line, and over one sample the Spread
+ * line that says so. Returns true where the caller prints its own Spread line (2+ samples).
+ */
+bool mb_text_notes_begin(FILE *f, const struct mb_run *run, const struct mb_summary *sum);
+/* The kernel's fractional-second Iter line, rates divided by @scale and shown with @unit. */
+void mb_text_frac_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s,
+			   double scale, char unit);
+
+/*
+ * A text style @_name: @_base's lines, with @_notes(f, run) printed before its Summary. The
+ * progress wrapper is needed because a static initializer cannot name another structure's
+ * member.
+ */
+#define MB_TEXT_WITH_NOTES(_name, _base, _notes)						\
+static void _name##_progress(FILE *f, const struct mb_run *run, int iter,			\
+			     const struct mb_sample *s)						\
+{												\
+	_base.progress(f, run, iter, s);							\
+}												\
+static void _name##_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)	\
+{												\
+	_notes(f, run);										\
+	_base.summary(f, run, sum);								\
+}												\
+const struct mb_text_style _name = {								\
+	.progress = _name##_progress,								\
+	.summary = _name##_summary,								\
+}
 
 /* Build the result object of one run (docs/output.md). */
 struct mb_json *mb_report_result(const struct mb_run *run);

@@ -34,17 +34,23 @@ const char *mb_text_cv(char *buf, size_t len, double cv)
 	return buf;
 }
 
+bool mb_text_notes_begin(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
+{
+	if (run->status == MB_RUN_INTERRUPTED)
+		fprintf(f, "Interrupted: %d of %u samples measured\n", sum->n, run->env->duration);
+	if (sum->n >= 2)
+		return true;
+	fprintf(f, "Spread: unknown: one sample cannot show noise (the \u00B1 and CV are n/a; -d2 or more measure them)\n");
+	return false;
+}
+
 void mb_text_notes(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
 {
 	char cv[32];
 
 	if (mb_log_quiet())
 		return;
-	if (run->status == MB_RUN_INTERRUPTED)
-		fprintf(f, "Interrupted: %d of %u samples measured\n", sum->n, run->env->duration);
-	if (sum->n < 2)
-		fprintf(f, "Spread: unknown: one sample cannot show noise (the \u00B1 and CV are n/a; -d2 or more measure them)\n");
-	else
+	if (mb_text_notes_begin(f, run, sum))
 		fprintf(f, "Spread: throughput median %.3f M ops/s, min %.3f, max %.3f, CV %.2f %% over %d samples\n",
 			sum->throughput.median / 1e6, sum->throughput.min / 1e6,
 			sum->throughput.max / 1e6, sum->throughput.cv * 100, sum->n);
@@ -169,13 +175,19 @@ const struct mb_text_style mb_text_false_hits = {
 
 /* fractional second: rates per second of in-kernel time (refills excluded) */
 
-static void frac_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
+void mb_text_frac_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s,
+			   double scale, char unit)
 {
 	double rate = s->total.kernel_ns ?
-			      (double)s->total.ops / 1e6 / ((double)s->total.kernel_ns / 1e9) : 0;
+			      (double)s->total.ops / scale / ((double)s->total.kernel_ns / 1e9) : 0;
 
 	mb_text_iter_prefix(f, run, iter, s);
-	fprintf(f, "hits %8.3lf%c/s (%7.3lf%c/prod)\n", rate * run->nr_producers, 'M', rate, 'M');
+	fprintf(f, "hits %8.3lf%c/s (%7.3lf%c/prod)\n", rate * run->nr_producers, unit, rate, unit);
+}
+
+static void frac_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
+{
+	mb_text_frac_progress(f, run, iter, s, 1e6, 'M');
 }
 
 static void frac_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)

@@ -48,25 +48,6 @@ static void bl_notes(FILE *f, const struct mb_run *run)
 			num(o, "hits"), num(o, "expected_hits"), num(o, "errors"));
 }
 
-/*
- * A kernel reporter with the bloom lines before its Summary. The progress wrapper is needed
- * because a static initializer cannot name another structure's member.
- */
-#define BL_TEXT(_name, _base)									\
-static void _name##_progress(FILE *f, const struct mb_run *run, int iter,			\
-			     const struct mb_sample *s)						\
-{												\
-	_base.progress(f, run, iter, s);							\
-}												\
-static void _name##_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)	\
-{												\
-	bl_notes(f, run);									\
-	_base.summary(f, run, sum);								\
-}												\
-const struct mb_text_style _name = {								\
-	.progress = _name##_progress,								\
-	.summary = _name##_summary,								\
-}
-
-BL_TEXT(bl_text_hits_drops, mb_text_hits_drops);
-BL_TEXT(bl_text_false_hits, mb_text_false_hits);
+/* The kernel's reporters with the bloom lines before their Summary. */
+MB_TEXT_WITH_NOTES(bl_text_hits_drops, mb_text_hits_drops, bl_notes);
+MB_TEXT_WITH_NOTES(bl_text_false_hits, mb_text_false_hits, bl_notes);

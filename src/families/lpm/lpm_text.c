@@ -41,38 +41,15 @@ static void lpm_text_memory(FILE *f, const struct mb_run *run)
 			mb_json_str(mb_json_get(mem, "charged_reason"), "unknown"));
 }
 
-/*
- * A kernel reporter with the Memory line before its Summary. The progress wrapper is needed
- * because a static initializer cannot name another structure's member.
- */
-#define LPM_TEXT(_name, _base)									\
-static void _name##_progress(FILE *f, const struct mb_run *run, int iter,			\
-			     const struct mb_sample *s)						\
-{												\
-	_base.progress(f, run, iter, s);							\
-}												\
-static void _name##_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)	\
-{												\
-	lpm_text_memory(f, run);								\
-	_base.summary(f, run, sum);								\
-}												\
-const struct mb_text_style _name = {								\
-	.progress = _name##_progress,								\
-	.summary = _name##_summary,								\
-}
-
-LPM_TEXT(lpm_text_ops, mb_text_ops);
-LPM_TEXT(lpm_text_frac_second, mb_text_frac_second);
+/* The kernel's reporters with the Memory line before their Summary. */
+MB_TEXT_WITH_NOTES(lpm_text_ops, mb_text_ops, lpm_text_memory);
+MB_TEXT_WITH_NOTES(lpm_text_frac_second, mb_text_frac_second, lpm_text_memory);
 
 /* Text: the kernel's fractional-second reporter for free, in K ops/s and ms/op. */
 
 static void free_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s)
 {
-	double rate = s->total.kernel_ns ?
-			      (double)s->total.ops / 1e3 / ((double)s->total.kernel_ns / 1e9) : 0;
-
-	mb_text_iter_prefix(f, run, iter, s);
-	fprintf(f, "hits %8.3lf%c/s (%7.3lf%c/prod)\n", rate * run->nr_producers, 'K', rate, 'K');
+	mb_text_frac_progress(f, run, iter, s, 1e3, 'K');
 }
 
 static void free_notes(FILE *f, const struct mb_run *run, const struct mb_summary *sum)

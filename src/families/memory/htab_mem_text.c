@@ -47,11 +47,7 @@ static void htab_mem_notes(FILE *f, const struct mb_run *run, const struct mb_su
 
 	if (mb_log_quiet())
 		return;
-	if (run->status == MB_RUN_INTERRUPTED)
-		fprintf(f, "Interrupted: %d of %u samples measured\n", sum->n, run->env->duration);
-	if (sum->n < 2)
-		fprintf(f, "Spread: unknown: one sample cannot show noise (the \u00B1 and CV are n/a; -d2 or more measure them)\n");
-	else
+	if (mb_text_notes_begin(f, run, sum))
 		fprintf(f, "Spread: per-prod-op median %.2fk/s, min %.2f, max %.2f, CV %.2f %% over %d samples\n",
 			t->median / 1e3, t->min / 1e3, t->max / 1e3, t->cv * 100, sum->n);
 	if (sum->has_kernel)
