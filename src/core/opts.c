@@ -219,7 +219,7 @@ struct mb_json *mb_opts_to_json(const struct mb_opt *opts, const void *args)
 			mb_json_set_num(obj, opt->name, *(const uint32_t *)field);
 			break;
 		case MB_OPT_U64:
-			mb_json_set_num(obj, opt->name, (double)*(const uint64_t *)field);
+			mb_json_set(obj, opt->name, mb_json_uint(*(const uint64_t *)field));
 			break;
 		case MB_OPT_DOUBLE:
 			mb_json_set_num(obj, opt->name, *(const double *)field);

@@ -277,7 +277,7 @@ static void csv_params(const struct mb_json *params, char *buf, size_t len)
 		const char *s;
 
 		if (mb_json_is(v, MB_JSON_NUMBER)) {
-			mb_json_format_number(mb_json_num(v, 0), num, sizeof(num));
+			mb_json_number_text(v, num, sizeof(num));
 			s = num;
 		} else if (mb_json_is(v, MB_JSON_BOOL)) {
 			s = mb_json_truthy(v) ? "true" : "false";

@@ -13,7 +13,11 @@ struct mb_json {
 	enum mb_json_type type;
 	union {
 		bool b;
-		double num;
+		struct {
+			double num;
+			uint64_t u;	/* with exact: the integer itself, beyond 2^53 too */
+			bool exact;
+		};
 		char *str;
 		struct {
 			struct mb_json **items;
@@ -53,6 +57,25 @@ struct mb_json *mb_json_number(double num)
 	if (v)
 		v->num = num;
 	return v;
+}
+
+struct mb_json *mb_json_uint(uint64_t u)
+{
+	struct mb_json *v = mb_json_number((double)u);
+
+	if (v) {
+		v->u = u;
+		v->exact = true;
+	}
+	return v;
+}
+
+void mb_json_number_text(const struct mb_json *v, char *buf, size_t len)
+{
+	if (v->exact)
+		snprintf(buf, len, "%llu", (unsigned long long)v->u);
+	else
+		mb_json_format_number(v->num, buf, len);
 }
 
 struct mb_json *mb_json_string(const char *s)
@@ -226,7 +249,7 @@ struct mb_json *mb_json_copy(const struct mb_json *v)
 	case MB_JSON_BOOL:
 		return mb_json_bool(v->b);
 	case MB_JSON_NUMBER:
-		return mb_json_number(v->num);
+		return v->exact ? mb_json_uint(v->u) : mb_json_number(v->num);
 	case MB_JSON_STRING:
 		return mb_json_string(v->str);
 	case MB_JSON_ARRAY:
@@ -338,7 +361,7 @@ void mb_json_scalar_text(const struct mb_json *v, char *buf, size_t len)
 {
 	switch (mb_json_type(v)) {
 	case MB_JSON_NUMBER:
-		mb_json_format_number(v->num, buf, len);
+		mb_json_number_text(v, buf, len);
 		break;
 	case MB_JSON_BOOL:
 		snprintf(buf, len, "%s", v->b ? "true" : "false");
@@ -355,31 +378,55 @@ void mb_json_scalar_text(const struct mb_json *v, char *buf, size_t len)
 	}
 }
 
+/*
+ * The length of the well-formed UTF-8 sequence at @p (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF), or 0 where @p starts none.
+ */
+static int utf8_sequence(const unsigned char *p)
+{
+	unsigned int c = p[0], n, min, cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, min = 0x80, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, min = 0x800, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, min = 0x10000, cp = c & 0x07;
+	else
+		return 0;
+	for (unsigned int i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;	/* also the string's end: NUL is no continuation byte */
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return (int)n;
+}
+
+/* A string as JSON: escapes where JSON needs them, U+FFFD for each byte that is not UTF-8. */
 void mb_json_write_string(FILE *f, const char *s)
 {
+	static const char *const escapes[0x60] = {
+		['"'] = "\\\"", ['\\'] = "\\\\", ['\n'] = "\\n", ['\t'] = "\\t", ['\r'] = "\\r",
+	};
+
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
+		int n;
+
+		if (*p < 0x60 && escapes[*p]) {
+			fputs(escapes[*p], f);
+		} else if (*p < 0x20) {
+			fprintf(f, "\\u%04x", *p);
+		} else if ((n = utf8_sequence(p)) > 0) {
+			fwrite(p, 1, (size_t)n, f);
+			p += n - 1;
+		} else {
+			/* Command lines and file names need not be UTF-8; a document must be. */
+			fputs("\\ufffd", f);
 		}
 	}
 	fputc('"', f);
@@ -406,7 +453,7 @@ static void write_value(FILE *f, const struct mb_json *v, int indent, int depth)
 		fputs(v->b ? "true" : "false", f);
 		break;
 	case MB_JSON_NUMBER:
-		mb_json_format_number(v->num, num, sizeof(num));
+		mb_json_number_text(v, num, sizeof(num));
 		fputs(num, f);
 		break;
 	case MB_JSON_STRING:
@@ -652,6 +699,21 @@ fail:
 	return NULL;
 }
 
+/* A whole number beyond what a double holds exactly (a seed) is kept exactly. */
+static struct mb_json *parsed_number(const char *text)
+{
+	unsigned long long u;
+	char *end;
+
+	if (strspn(text, "0123456789") == strlen(text) && strlen(text) >= 16) {
+		errno = 0;
+		u = strtoull(text, &end, 10);
+		if (!errno && !*end && u > (1ULL << 53))
+			return mb_json_uint(u);
+	}
+	return mb_json_number(strtod(text, NULL));
+}
+
 static struct mb_json *parse_number(struct parser *p)
 {
 	size_t start = p->pos;
@@ -696,7 +758,7 @@ static struct mb_json *parse_number(struct parser *p)
 	}
 	memcpy(tmp, p->s + start, p->pos - start);
 	tmp[p->pos - start] = '\0';
-	return mb_json_number(strtod(tmp, NULL));
+	return parsed_number(tmp);
 }
 
 static struct mb_json *parse_container(struct parser *p, int depth, bool is_object)

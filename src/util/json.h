@@ -26,6 +26,10 @@ struct mb_json;
 struct mb_json *mb_json_null(void);
 struct mb_json *mb_json_bool(bool b);
 struct mb_json *mb_json_number(double v);
+/* An unsigned integer, written and read back exactly (mb_json_num gives the nearest double). */
+struct mb_json *mb_json_uint(uint64_t u);
+/* A number's text: exact for mb_json_uint, else as mb_json_format_number. */
+void mb_json_number_text(const struct mb_json *v, char *buf, size_t len);
 struct mb_json *mb_json_string(const char *s);
 struct mb_json *mb_json_stringf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 struct mb_json *mb_json_array(void);

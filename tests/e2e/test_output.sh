@@ -240,4 +240,14 @@ jq_check "two results in order" "$OUT" '[.results[].bench] == ["count-global", "
 expect_rc 0 "two benches, text" "${FAST[@]}" count-global count-local
 check "summary table after several benches" grep -qE "^bench +parameters +M ops/s +ns/op" "$OUT"
 
+# The document holds what ran: a 64-bit seed exactly (a double would name another seed), and
+# an argument that is not UTF-8 as U+FFFD, so that the document stays valid JSON.
+expect_rc 0 "map-lookup --seed 2^64-1" -q -w0 -d1 map-lookup --nr_entries 100 \
+	--seed 18446744073709551615 -o "$TMP/seed.json"
+check "the seed is written exactly" grep -q '"seed": 18446744073709551615' "$TMP/seed.json"
+expect_rc 0 "an output path that is not UTF-8" -q -w0 -d1 count-local -o "$TMP/"$'x\xff'.json
+check "a document with a non-UTF-8 argument is valid JSON" python3 -c \
+	'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); sys.exit("\ufffd" not in d["context"]["command_line"][-1])' \
+	"$TMP/"$'x\xff'.json
+
 finish

@@ -108,6 +108,49 @@ static void test_round_trip(void **state)
 	mb_json_free(v);
 }
 
+/* Seeds are 64-bit: beyond 2^53 a double would record another seed than the one that ran. */
+static void test_exact_integers(void **state)
+{
+	struct mb_json *a = mb_json_array(), *b;
+	char *s;
+
+	(void)state;
+	mb_json_append(a, mb_json_uint(UINT64_MAX));
+	mb_json_append(a, mb_json_uint((1ULL << 53) + 1));
+	mb_json_append(a, mb_json_uint(7));
+	s = dump(a, 0);
+	assert_string_equal(s, "[18446744073709551615,9007199254740993,7]");
+	b = parse(s);
+	free(s);
+	s = dump(b, 0);
+	assert_string_equal(s, "[18446744073709551615,9007199254740993,7]");
+	free(s);
+	mb_json_free(b);
+	/* What does not fit a u64 stays a double. */
+	b = parse("[18446744073709551616,-9007199254740993,1e20]");
+	s = dump(b, 0);
+	assert_string_equal(s, "[1.8446744073709552e+19,-9007199254740992,1e+20]");
+	free(s);
+	mb_json_free(b);
+	mb_json_free(a);
+}
+
+/* Arguments and file names need not be UTF-8; the document must be. */
+static void test_invalid_utf8_written_as_replacement(void **state)
+{
+	struct mb_json *a = mb_json_array();
+	char *s;
+
+	(void)state;
+	mb_json_append(a, mb_json_string("ok \xc3\xa9 \xf0\x9f\x98\x80"));
+	mb_json_append(a, mb_json_string("a\xff b\xc0\xaf c\xed\xa0\x80 d\xe2\x82"));
+	s = dump(a, 0);
+	assert_string_equal(s, "[\"ok \xc3\xa9 \xf0\x9f\x98\x80\","
+			       "\"a\\ufffd b\\ufffd\\ufffd c\\ufffd\\ufffd\\ufffd d\\ufffd\\ufffd\"]");
+	free(s);
+	mb_json_free(a);
+}
+
 static void test_parse_errors(void **state)
 {
 	char deep[600];
@@ -170,6 +213,8 @@ int main(void)
 		cmocka_unit_test(test_build_and_write),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_exact_integers),
+		cmocka_unit_test(test_invalid_utf8_written_as_replacement),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_accessors),
 	};
