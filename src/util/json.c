@@ -425,8 +425,12 @@ void mb_json_write_string(FILE *f, const char *s)
 			fwrite(p, 1, (size_t)n, f);
 			p += n - 1;
 		} else {
-			/* Command lines and file names need not be UTF-8; a document must be. */
-			fputs("\\ufffd", f);
+			/*
+			 * Command lines and file names need not be UTF-8; a document must be. U+FFFD
+			 * as its bytes, as the parser leaves a "\\ufffd" escape: what mapbench writes
+			 * reads back and writes again the same.
+			 */
+			fputs("\xef\xbf\xbd", f);
 		}
 	}
 	fputc('"', f);
@@ -686,10 +690,23 @@ static char *parse_string_raw(struct parser *p)
 			parse_error(p, "control character in string");
 			goto fail;
 		}
-		if (c != '\\')
+		if (c >= 0x80) {
+			/* The closing quote ends a cut sequence: no read past the string. */
+			int len = utf8_sequence((const unsigned char *)p->s + p->pos - 1);
+
+			if (!len) {
+				p->pos--;
+				parse_error(p, "invalid UTF-8 in string");
+				goto fail;
+			}
+			memcpy(buf + n, p->s + p->pos - 1, (size_t)len);
+			n += (size_t)len;
+			p->pos += (size_t)len - 1;
+		} else if (c != '\\') {
 			buf[n++] = (char)c;
-		else if (!parse_escape(p, buf, &n))
+		} else if (!parse_escape(p, buf, &n)) {
 			goto fail;
+		}
 	}
 	p->pos++;
 	buf[n] = '\0';

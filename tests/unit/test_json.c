@@ -146,7 +146,7 @@ static void test_invalid_utf8_written_as_replacement(void **state)
 	mb_json_append(a, mb_json_string("a\xff b\xc0\xaf c\xed\xa0\x80 d\xe2\x82"));
 	s = dump(a, 0);
 	assert_string_equal(s, "[\"ok \xc3\xa9 \xf0\x9f\x98\x80\","
-			       "\"a\\ufffd b\\ufffd\\ufffd c\\ufffd\\ufffd\\ufffd d\\ufffd\\ufffd\"]");
+			       "\"a\xef\xbf\xbd b\xef\xbf\xbd\xef\xbf\xbd c\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd d\xef\xbf\xbd\xef\xbf\xbd\"]");
 	free(s);
 	mb_json_free(a);
 }
@@ -156,6 +156,10 @@ static void test_parse_errors(void **state)
 	char deep[600];
 
 	(void)state;
+	/* Strings must be UTF-8: what is read then writes back unchanged. */
+	expect_parse_error("[\"a\xff\"]", "invalid UTF-8");
+	expect_parse_error("[\"\xc0\xaf\"]", "invalid UTF-8");
+	expect_parse_error("[\"\xe2\x82\"]", "invalid UTF-8");
 	expect_parse_error("", "unexpected end");
 	expect_parse_error("{", "expected a string key");
 	expect_parse_error("[1,]", "unexpected character");
