@@ -44,10 +44,8 @@ int sweep_apply_value(const struct mb_opt *opt, void *args, const char *value, c
 
 	if (opt->type != MB_OPT_FLAG)
 		return mb_opt_apply(opt, args, value, msg, len);
-	if (!parse_bool(value, &b)) {
-		snprintf(msg, len, "--%s %s: must be true or false", opt->name, value);
-		return -EINVAL;
-	}
+	if (!parse_bool(value, &b))
+		return mb_opt_error(msg, len, opt->name, value, "true or false", NULL);
 	*(bool *)((char *)args + opt->offset) = b;
 	return 0;
 }
