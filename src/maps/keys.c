@@ -164,6 +164,16 @@ int mb_key_dist_parse(const char *s, struct mb_key_dist *dist, const char **why)
 	return -EINVAL;
 }
 
+int mb_key_dist_opt_parse(const char *arg, void *field, const char **why)
+{
+	return mb_key_dist_parse(arg, field, why);
+}
+
+void mb_key_dist_opt_format(const void *field, char *buf, size_t len)
+{
+	mb_key_dist_format(field, buf, len);
+}
+
 void mb_key_dist_format(const struct mb_key_dist *dist, char *buf, size_t len)
 {
 	switch (dist->kind) {

@@ -53,6 +53,9 @@ struct mb_key_dist {
 int mb_key_dist_parse(const char *s, struct mb_key_dist *dist, const char **why);
 /* Canonical text of @dist ("zipf:0.99"). */
 void mb_key_dist_format(const struct mb_key_dist *dist, char *buf, size_t len);
+/* The same as MB_OPT_CUSTOM callbacks for a struct mb_key_dist field (--key_dist, --dist). */
+int mb_key_dist_opt_parse(const char *arg, void *field, const char **why);
+void mb_key_dist_opt_format(const void *field, char *buf, size_t len);
 
 /* An index stream over [0, n) following a distribution. */
 struct mb_keygen {

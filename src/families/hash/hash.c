@@ -52,16 +52,6 @@ static void format_map_type(const void *field, char *buf, size_t len)
 	snprintf(buf, len, "%s", t ? t->name : "");
 }
 
-static int parse_dist(const char *arg, void *field, const char **why)
-{
-	return mb_key_dist_parse(arg, field, why);
-}
-
-static void format_dist(const void *field, char *buf, size_t len)
-{
-	mb_key_dist_format(field, buf, len);
-}
-
 static const char *const fill_order_names[] = { "bucket", "key", NULL };
 
 /*
@@ -88,7 +78,7 @@ static const struct mb_opt hash_opts[] = {
 			"arrays: 4; the kernel's limit is checked"),
 	MB_OPT_VALUE_SIZE(struct hash_args, value_size, "8", 1, MB_HASH_VALUE_MAX,
 			  "the kernel's limit is checked"),
-	MB_OPT_CUSTOM_DEF("key_dist", struct hash_args, key_dist, "seq", parse_dist, format_dist,
+	MB_OPT_CUSTOM_DEF("key_dist", struct hash_args, key_dist, "seq", mb_key_dist_opt_parse, mb_key_dist_opt_format,
 			  "seq, uniform or zipf:THETA (0 < THETA <= 10)", "DIST",
 			  "Order of the keys each producer uses"),
 	MB_OPT_SEED(struct hash_args, seed, "the key streams (each producer derives its own)"),

@@ -21,6 +21,8 @@
 #include "util/log.h"
 #include "lru.skel.h"
 #include "lru_common.h"
+#include "lru_text.h"
+#include "sys/probe.h"
 #include "maps/maps.h"
 #include "core/runner.h"
 
@@ -424,6 +426,19 @@ int lru_run_tasks(struct mb_run *run, struct lru_map *m, struct lru_task *tasks,
 
 /* ---- reporting ---- */
 
+int lru_setup_begin(struct mb_run *run, enum lru_access access, size_t size)
+{
+	char why[512];
+
+	run->priv = calloc(1, size);
+	if (!run->priv)
+		return mb_run_fail(run, -ENOMEM, "out of memory");
+	run->runner = access == LRU_ACCESS_BPF ? "kernel-loop" : "syscall";
+	if (access == LRU_ACCESS_BPF && mb_probe_kernel_loop(why, sizeof(why)))
+		return mb_run_skip(run, "--access bpf: %s", why);
+	return 0;
+}
+
 struct mb_json *lru_extra(struct mb_run *run, enum lru_access access)
 {
 	struct mb_json *extra = mb_run_extra(run);
@@ -431,6 +446,20 @@ struct mb_json *lru_extra(struct mb_run *run, enum lru_access access)
 	mb_json_set_str(extra, "access", lru_access_names[access]);
 	mb_json_set_num(extra, "possible_cpus", libbpf_num_possible_cpus());
 	return extra;
+}
+
+int lru_run_variants(struct mb_run *run, enum lru_access access, int nr, const void *found,
+		     int (*run_variant)(struct mb_run *run, int vi, struct mb_json *variants))
+{
+	struct mb_json *variants = mb_json_array();
+	int err = 0;
+
+	for (int vi = 0; vi < nr && !err && !mb_interrupted(); vi++)
+		err = run_variant(run, vi, variants);
+	mb_json_set(mb_run_extra(run), "variants", variants);
+	mb_run_partial(run, &(struct lru_text_view){ .access = access, .found = found, .nr = nr,
+						     .summary = !err });
+	return err;
 }
 
 void lru_report_memory(struct mb_run *run, const struct lru_map *m)

@@ -30,6 +30,15 @@ extern const char *const lru_map_type_names[];	/* lru_hash, lru_percpu_hash */
 extern const char *const lru_flags_names[];	/* both, common, no_common */
 extern const char *const lru_access_names[];	/* syscall, bpf */
 
+/* The options that choose the LRU variants and how they are driven, in both benches' tables. */
+#define LRU_VARIANT_OPTS(_type)										\
+	MB_OPT_ENUM_DEF("map_type", _type, map_type, "lru_hash", lru_map_type_names,			\
+			"LRU map type"),								\
+	MB_OPT_ENUM_DEF("map_flags", _type, map_flags, "both", lru_flags_names,				\
+			"Common LRU, per-CPU LRU lists (BPF_F_NO_COMMON_LRU), or both in turn"),	\
+	MB_OPT_ENUM_DEF("access", _type, access, "syscall", lru_access_names,				\
+			"Replay through bpf() syscalls (as test_lru_dist) or from a program on the task's CPU (lookups set the LRU reference bit)")
+
 /* The most tasks and CPUs a test runs on (one task per CPU). */
 #define LRU_MAX_TASKS MB_MAX_PRODUCERS
 
@@ -123,7 +132,20 @@ static inline double lru_ratio(uint64_t part, uint64_t whole)
 }
 
 /* run->extra with the access path and the possible CPUs, its first keys. */
+/*
+ * The start of both benches' set-up: a zeroed state of @size bytes as run->priv (teardown
+ * frees it), the runner's name, and the kernel check of --access bpf. Returns 0, or the
+ * failure or skip, already reported.
+ */
+int lru_setup_begin(struct mb_run *run, enum lru_access access, size_t size);
 struct mb_json *lru_extra(struct mb_run *run, enum lru_access access);
+/*
+ * Run the @nr variants with @run_variant, each adding its object to extra.variants, until one
+ * fails or a signal; then pass the variants' findings (@found, as lru_text.h's view says) to the
+ * run's sinks. Returns the first error.
+ */
+int lru_run_variants(struct mb_run *run, enum lru_access access, int nr, const void *found,
+		     int (*run_variant)(struct mb_run *run, int vi, struct mb_json *variants));
 
 /* The descriptor of lru-<_pfx>: its options, args, hooks and text are named _pfx_*. */
 #define LRU_BENCH(_name, _pfx, _desc)					\

@@ -21,7 +21,6 @@
 #include "lru_trace.h"
 #include "util/log.h"
 #include "maps/maps.h"
-#include "sys/probe.h"
 #include "core/runner.h"
 
 #define DIST_MAX_KEYS		50000000ULL	/* trace length: 400 MB per task copy */
@@ -42,20 +41,10 @@ struct dist_args {
 	int access;
 };
 
-static int parse_dist(const char *arg, void *field, const char **why)
-{
-	return mb_key_dist_parse(arg, field, why);
-}
-
-static void format_dist(const void *field, char *buf, size_t len)
-{
-	mb_key_dist_format(field, buf, len);
-}
-
 static const struct mb_opt dist_opts[] = {
 	MB_OPT_STRING_DEF("keys_file", struct dist_args, keys_file, NULL, "PATH",
 			  "Key trace: one unsigned decimal key per line (test_lru_dist's dist-file); default: a generated trace"),
-	MB_OPT_CUSTOM_DEF("dist", struct dist_args, dist, "zipf:1.01", parse_dist, format_dist,
+	MB_OPT_CUSTOM_DEF("dist", struct dist_args, dist, "zipf:1.01", mb_key_dist_opt_parse, mb_key_dist_opt_format,
 			  "zipf:THETA (0 < THETA <= 10), uniform or seq", "DIST",
 			  "Generated trace: key distribution over --key_range keys (zipf: key 0 the most frequent)"),
 	MB_OPT_U64_DEF("nr_keys", struct dist_args, nr_keys, "100000", 1, DIST_MAX_KEYS, "N",
@@ -68,12 +57,7 @@ static const struct mb_opt dist_opts[] = {
 		       "LRU capacity per task (no_common: per CPU, as the kernel splits it)"),
 	MB_OPT_U32_DEF("nr_tasks", struct dist_args, nr_tasks, "1", 1, LRU_MAX_TASKS, "N",
 		       "Tasks, one per CPU, each replaying the trace on its own keys"),
-	MB_OPT_ENUM_DEF("map_type", struct dist_args, map_type, "lru_hash", lru_map_type_names,
-			"LRU map type"),
-	MB_OPT_ENUM_DEF("map_flags", struct dist_args, map_flags, "both", lru_flags_names,
-			"Common LRU, per-CPU LRU lists (BPF_F_NO_COMMON_LRU), or both in turn"),
-	MB_OPT_ENUM_DEF("access", struct dist_args, access, "syscall", lru_access_names,
-			"Replay through bpf() syscalls (as test_lru_dist) or from a program on the task's CPU (lookups set the LRU reference bit)"),
+	LRU_VARIANT_OPTS(struct dist_args),
 	MB_OPT_END,
 };
 
@@ -179,13 +163,10 @@ static int dist_setup(struct mb_run *run)
 	char why[512];
 	int err;
 
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return mb_run_fail(run, -ENOMEM, "out of memory");
-	run->priv = st;
-	run->runner = a->access == LRU_ACCESS_BPF ? "kernel-loop" : "syscall";
-	if (a->access == LRU_ACCESS_BPF && mb_probe_kernel_loop(why, sizeof(why)))
-		return mb_run_skip(run, "--access bpf: %s", why);
+	err = lru_setup_begin(run, a->access, sizeof(*st));
+	if (err)
+		return err;
+	st = run->priv;
 	if (a->keys_file)
 		err = load_file(a->keys_file, &st->trace, why, sizeof(why));
 	else
@@ -376,8 +357,7 @@ static int dist_run_once(struct mb_run *run)
 {
 	const struct dist_args *a = run->args;
 	struct dist_state *st = run->priv;
-	struct mb_json *extra = lru_extra(run, a->access), *perfect, *variants = mb_json_array();
-	int err = 0;
+	struct mb_json *extra = lru_extra(run, a->access), *perfect;
 
 	mb_json_set_num(extra, "lru_size", a->lru_size);
 	mb_json_set_num(extra, "nr_tasks", a->nr_tasks);
@@ -387,12 +367,7 @@ static int dist_run_once(struct mb_run *run)
 	mb_json_set_num(perfect, "misses_per_task", (double)st->perfect_misses);
 	mb_json_set_num(perfect, "miss_ratio", lru_ratio(st->perfect_misses, st->trace.n));
 	mb_json_set_num(perfect, "ns_per_access", lru_ratio(st->perfect_ns, st->trace.n));
-	for (int vi = 0; vi < st->nr_variants && !err && !mb_interrupted(); vi++)
-		err = run_variant(run, vi, variants);
-	mb_json_set(extra, "variants", variants);
-	mb_run_partial(run, &(struct lru_text_view){ .access = a->access, .found = st->found,
-						     .nr = st->nr_variants, .summary = !err });
-	return err;
+	return lru_run_variants(run, a->access, st->nr_variants, st->found, run_variant);
 }
 
 const struct mb_bench mb_bench_lru_dist = LRU_BENCH("lru-dist", dist, "LRU quality: BPF LRU hash misses against a perfect LRU on a key trace (test_lru_dist)");

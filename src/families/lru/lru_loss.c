@@ -25,7 +25,6 @@
 #include "lru_sim.h"
 #include "lru_text.h"
 #include "maps/maps.h"
-#include "sys/probe.h"
 #include "core/runner.h"
 
 #define LOSS0_ENTRIES		900
@@ -51,12 +50,7 @@ static const struct mb_opt loss_opts[] = {
 	MB_OPT_U32_DEF("nr_repeats", struct loss_args, nr_repeats, "100000", 1000, 10000000, "N",
 		       "parallel: operations per task after the stable keys are in"),
 	MB_OPT_SEED(struct loss_args, seed, "the operation mix (parallel)"),
-	MB_OPT_ENUM_DEF("map_type", struct loss_args, map_type, "lru_hash", lru_map_type_names,
-			"LRU map type"),
-	MB_OPT_ENUM_DEF("map_flags", struct loss_args, map_flags, "both", lru_flags_names,
-			"Common LRU, per-CPU LRU lists (BPF_F_NO_COMMON_LRU), or both in turn"),
-	MB_OPT_ENUM_DEF("access", struct loss_args, access, "syscall", lru_access_names,
-			"Replay through bpf() syscalls (as test_lru_dist) or from a program on the task's CPU (lookups set the LRU reference bit)"),
+	LRU_VARIANT_OPTS(struct loss_args),
 	MB_OPT_END,
 };
 
@@ -96,15 +90,11 @@ static int loss_setup(struct mb_run *run)
 {
 	const struct loss_args *a = run->args;
 	struct loss_state *st;
-	char why[512];
+	int err = lru_setup_begin(run, a->access, sizeof(*st));
 
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return mb_run_fail(run, -ENOMEM, "out of memory");
-	run->priv = st;
-	run->runner = a->access == LRU_ACCESS_BPF ? "kernel-loop" : "syscall";
-	if (a->access == LRU_ACCESS_BPF && mb_probe_kernel_loop(why, sizeof(why)))
-		return mb_run_skip(run, "--access bpf: %s", why);
+	if (err)
+		return err;
+	st = run->priv;
 	st->nr_tasks = loss_tasks(run);
 	st->nr_variants = lru_variants(a->map_type, a->map_flags, st->variants);
 	return 0;
@@ -501,16 +491,10 @@ static int loss_run_once(struct mb_run *run)
 {
 	const struct loss_args *a = run->args;
 	struct loss_state *st = run->priv;
-	struct mb_json *extra = lru_extra(run, a->access), *variants = mb_json_array();
-	int err = 0;
+	struct mb_json *extra = lru_extra(run, a->access);
 
 	mb_json_set_num(extra, "nr_tasks", st->nr_tasks);
-	for (int vi = 0; vi < st->nr_variants && !err && !mb_interrupted(); vi++)
-		err = run_variant(run, vi, variants);
-	mb_json_set(extra, "variants", variants);
-	mb_run_partial(run, &(struct lru_text_view){ .access = a->access, .found = st->found,
-						     .nr = st->nr_variants, .summary = !err });
-	return err;
+	return lru_run_variants(run, a->access, st->nr_variants, st->found, run_variant);
 }
 
 const struct mb_bench mb_bench_lru_loss = LRU_BENCH("lru-loss", loss, "LRU quality: test_lru_dist's loss tests (loss0, loss1, parallel) against a perfect LRU");
