@@ -82,6 +82,8 @@ static int apply_global(struct mb_cli *cli, int idx, const char *value)
 		return -EINVAL;
 	}
 	cli->given |= 1ULL << idx;
+	if (!strcmp(mb_global_opts[idx].name, "consumers"))
+		cli->env.consumers_given = true;
 	return 0;
 }
 

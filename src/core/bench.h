@@ -49,7 +49,10 @@ struct mb_counters {
 
 #define MB_COUNTERS_NR (sizeof(struct mb_counters) / sizeof(uint64_t))
 
-/* One producer thread. Only the thread writes its counters; the sampler reads them. */
+/*
+ * One producer thread, or one consumer thread (run->cons: the same slot, its counters counting
+ * what it received). Only the thread writes its counters; the sampler reads them.
+ */
 struct mb_producer {
 	unsigned int seq;		/* seqcount around pub: odd while being written */
 	struct mb_counters pub;		/* published cumulative counters */
@@ -77,6 +80,8 @@ struct mb_sample {
 	uint64_t covered_ns;		/* time its counted work covered: rates divide by it */
 	struct mb_counters total;	/* deltas over all producers */
 	struct mb_counters *prod;	/* deltas per producer [nr_producers] */
+	struct mb_counters cons_total;	/* deltas over all consumers (not in total) */
+	struct mb_counters *cons;	/* deltas per consumer [nr_consumers], or NULL */
 	double metric[MB_MAX_METRICS];	/* bench metrics (NaN: not measured) */
 	double ref_median;		/* median ns/op of its reference calls (NaN: none) */
 	unsigned int ref_calls;		/* how many reference calls that median is of */
@@ -94,7 +99,7 @@ enum mb_bench_flags {
 	MB_BENCH_NEEDS_BPF	 = 1u << 0,	/* probe BPF privileges before setup */
 	MB_BENCH_KERNEL_LOOP	 = 1u << 1,	/* in-kernel op loop: reference and self-checks */
 	MB_BENCH_SINGLE_PRODUCER = 1u << 2,	/* refuses -p > 1 */
-	MB_BENCH_CONSUMERS	 = 1u << 3,	/* accepts -c > 0 */
+	MB_BENCH_CONSUMERS	 = 1u << 3,	/* has consumers: -c, 1 unless given */
 	MB_BENCH_OP_CALLS	 = 1u << 4,	/* the op itself calls a subprogram (a bpf_loop) */
 	MB_BENCH_EMPTY_OP	 = 1u << 5,	/* the op is empty: the bench is the loop itself */
 };
@@ -115,6 +120,12 @@ struct mb_bench {
 	int (*setup)(struct mb_run *run);
 	/* Runs on each producer thread until mb_run_should_stop(); publishes counters. */
 	int (*producer)(struct mb_run *run, struct mb_producer *p);
+	/*
+	 * MB_BENCH_CONSUMERS: runs on each consumer thread, started before the producers, until
+	 * mb_run_consumers_should_stop(), which turns true after every producer has returned:
+	 * then it takes what is left and returns. Publishes its counters like a producer.
+	 */
+	int (*consumer)(struct mb_run *run, struct mb_producer *c);
 	/* Optional: adjust a sample after the runner filled its counter deltas. */
 	void (*measure)(struct mb_run *run, struct mb_sample *s);
 	/* Benches that are not sampled over time do their whole work here. */
@@ -153,6 +164,9 @@ struct mb_run {
 	int nr_producers;
 	struct mb_producer *prod;
 	int stop;			/* set (atomically) to stop the producers */
+	int nr_consumers;
+	struct mb_producer *cons;	/* consumer threads (bench->consumer) */
+	int cons_stop;			/* set (atomically) once the producers have stopped */
 
 	struct mb_sample *samples;	/* warm-up samples first */
 	int nr_samples;			/* taken so far */
@@ -198,6 +212,12 @@ bool mb_run_opt_given(const struct mb_run *run, const char *name);
 static inline bool mb_run_should_stop(const struct mb_run *run)
 {
 	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED);
+}
+
+/* For consumers: true once every producer has returned (take what is left, then return). */
+static inline bool mb_run_consumers_should_stop(const struct mb_run *run)
+{
+	return __atomic_load_n(&run->cons_stop, __ATOMIC_ACQUIRE);
 }
 
 /*

@@ -39,7 +39,7 @@ const struct mb_opt mb_global_opts[] = {
 		"Samples in the summary (one per interval, 1 s by default)"),
 	ENV_U32("producers", 'p', producers, "1", 1, 256, "NUM", "Producer threads"),
 	ENV_U32("consumers", 'c', consumers, "0", 0, 256, "NUM",
-		"Consumer threads (no map bench uses them)"),
+		"Consumer threads (streaming benches: 1 unless given; the others have none)"),
 	ENV_FLAG("affinity", 'a', affinity, "Pin each thread to its own CPU, in order"),
 	ENV_CPUSET("prod-affinity", prod_cpus, "Pin producers to these CPUs (implies -a)"),
 	ENV_CPUSET("cons-affinity", cons_cpus, "Pin consumers to these CPUs (implies -a)"),

@@ -46,6 +46,7 @@ struct mb_env {
 	struct mb_cli_list ignore;	/* comparisons: names left out of the match */
 
 	/* Not options: filled at start-up. */
+	bool consumers_given;	/* -c was given (a bench with consumers has 1 otherwise) */
 	struct mb_cpuset online;
 	int argc;
 	char **argv;

@@ -202,8 +202,10 @@ void mb_producer_read(const struct mb_producer *p, struct mb_counters *c, uint64
 
 void mb_run_free_results(struct mb_run *run)
 {
-	for (int i = 0; run->samples && i < run->max_samples; i++)
+	for (int i = 0; run->samples && i < run->max_samples; i++) {
 		free(run->samples[i].prod);
+		free(run->samples[i].cons);
+	}
 	free(run->samples);
 	free(run->summary);
 	mb_json_free(run->extra);

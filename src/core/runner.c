@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include <errno.h>
 #include <math.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +16,7 @@
 #include "runner.h"
 #include "sink.h"
 #include "summary.h"
+#include "threads.h"
 
 /* ---- set-up of a run ---- */
 
@@ -48,6 +47,7 @@ void mb_run_free(struct mb_run *run)
 	mb_run_parts_free(run);
 	mb_run_free_results(run);
 	free(run->prod);
+	free(run->cons);
 	free(run->args);
 	memset(run, 0, sizeof(*run));
 }
@@ -78,13 +78,17 @@ static int check_cpus_online(struct mb_run *run, const char *opt, const struct m
 	return 0;
 }
 
-int mb_run_producer_cpu(const struct mb_env *env, int i)
+static bool pinned(const struct mb_env *env)
 {
-	bool pin = env->affinity || env->prod_cpus.count || env->cons_cpus.count;
-	/* Consumers take CPUs first; producers continue after them unless given a set. */
-	int next = env->cons_cpus.count ? 0 : (int)env->consumers, cpu = -1;
+	return env->affinity || env->prod_cpus.count || env->cons_cpus.count;
+}
 
-	if (!pin || i < 0)
+int mb_run_producer_cpu(const struct mb_env *env, int nr_consumers, int i)
+{
+	/* Consumers take CPUs first; producers continue after them unless given a set. */
+	int next = env->cons_cpus.count ? 0 : nr_consumers, cpu = -1;
+
+	if (!pinned(env) || i < 0)
 		return -1;
 	if (!env->prod_cpus.count)
 		return nth_online_cpu(&env->online, next + i);
@@ -94,6 +98,26 @@ int mb_run_producer_cpu(const struct mb_env *env, int i)
 			return -1;
 	}
 	return cpu;
+}
+
+static int consumer_cpu(const struct mb_env *env, int i)
+{
+	int cpu = -1;
+
+	if (!pinned(env))
+		return -1;
+	if (!env->cons_cpus.count)
+		return nth_online_cpu(&env->online, i);
+	for (int k = 0; k <= i; k++)
+		cpu = mb_cpuset_next(&env->cons_cpus, cpu + 1);
+	return cpu;
+}
+
+int mb_run_nr_consumers(const struct mb_bench *bench, const struct mb_env *env)
+{
+	if (!(bench->flags & MB_BENCH_CONSUMERS))
+		return (int)env->consumers;
+	return env->consumers_given ? (int)env->consumers : 1;
 }
 
 static int assign_cpus(struct mb_run *run)
@@ -106,16 +130,34 @@ static int assign_cpus(struct mb_run *run)
 		err = check_cpus_online(run, "cons-affinity", &env->cons_cpus);
 	if (err)
 		return err;
-	if (env->cons_cpus.count && env->cons_cpus.count < (int)env->consumers)
-		return mb_run_usage(run, "--cons-affinity: %d CPUs given for %u consumers",
-				    env->cons_cpus.count, env->consumers);
+	if (env->cons_cpus.count && env->cons_cpus.count < run->nr_consumers)
+		return mb_run_usage(run, "--cons-affinity: %d CPUs given for %d consumers",
+				    env->cons_cpus.count, run->nr_consumers);
 	if (env->prod_cpus.count && env->prod_cpus.count < run->nr_producers)
 		return mb_run_usage(run,
 				    "--prod-affinity: %d CPUs given for %d producers (one CPU each)",
 				    env->prod_cpus.count, run->nr_producers);
 	for (int i = 0; i < run->nr_producers; i++)
-		run->prod[i].cpu = mb_run_producer_cpu(env, i);
+		run->prod[i].cpu = mb_run_producer_cpu(env, run->nr_consumers, i);
+	for (int i = 0; i < run->nr_consumers; i++)
+		run->cons[i].cpu = consumer_cpu(env, i);
 	return 0;
+}
+
+/* @n thread slots of @run, numbered (at least one, so that NULL means no memory). */
+static struct mb_producer *alloc_slots(struct mb_run *run, int n)
+{
+	size_t len = sizeof(struct mb_producer) * (size_t)(n ? n : 1);
+	struct mb_producer *slots = aligned_alloc(128, len);
+
+	if (!slots)
+		return NULL;
+	memset(slots, 0, len);
+	for (int i = 0; i < n; i++) {
+		slots[i].run = run;
+		slots[i].idx = i;
+	}
+	return slots;
 }
 
 int mb_run_validate(struct mb_run *run)
@@ -127,20 +169,19 @@ int mb_run_validate(struct mb_run *run)
 	if (env->consumers && !(b->flags & MB_BENCH_CONSUMERS))
 		return mb_run_usage(run, "-c/--consumers %u: this bench has no consumers (must be 0)",
 				    env->consumers);
+	run->nr_consumers = mb_run_nr_consumers(b, env);
+	if (!run->nr_consumers && (b->flags & MB_BENCH_CONSUMERS))
+		return mb_run_usage(run, "-c/--consumers 0: this bench needs a consumer (must be 1 or more)");
 	if (env->net && (b->flags & MB_BENCH_EMPTY_OP))
 		return mb_run_usage(run, "--net: this bench is the empty loop whose cost --net subtracts (its net figure is 0 by construction); run it without --net");
 	if ((b->flags & MB_BENCH_SINGLE_PRODUCER) && env->producers > 1)
 		return mb_run_usage(run, "-p/--producers %u: this bench needs a single producer (must be 1)",
 				    env->producers);
 	run->nr_producers = (int)env->producers;
-	run->prod = aligned_alloc(128, sizeof(*run->prod) * (size_t)run->nr_producers);
-	if (!run->prod)
+	run->prod = alloc_slots(run, run->nr_producers);
+	run->cons = alloc_slots(run, run->nr_consumers);
+	if (!run->prod || !run->cons)
 		return -ENOMEM;
-	memset(run->prod, 0, sizeof(*run->prod) * (size_t)run->nr_producers);
-	for (int i = 0; i < run->nr_producers; i++) {
-		run->prod[i].run = run;
-		run->prod[i].idx = i;
-	}
 	err = assign_cpus(run);
 	if (err)
 		return err;
@@ -153,77 +194,7 @@ int mb_run_validate(struct mb_run *run)
 	return run->params ? 0 : -ENOMEM;
 }
 
-/* ---- producers ---- */
-
-static void *producer_main(void *arg)
-{
-	struct mb_producer *p = arg;
-	struct mb_run *run = p->run;
-
-	__atomic_store_n(&p->started, true, __ATOMIC_RELEASE);
-	p->err = run->bench->producer(run, p);
-	if (p->err) {
-		/* One failed producer ends the run: the others would measure a different load. */
-		__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
-	}
-	return NULL;
-}
-
-static int start_producers(struct mb_run *run, int *started)
-{
-	sigset_t block, old;
-	int err = 0;
-
-	/* Only the sampler (main) thread takes SIGINT/SIGTERM. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	for (*started = 0; *started < run->nr_producers; (*started)++) {
-		struct mb_producer *p = &run->prod[*started];
-		pthread_attr_t attr;
-		cpu_set_t cpus;
-
-		pthread_attr_init(&attr);
-		if (p->cpu >= 0) {
-			CPU_ZERO(&cpus);
-			CPU_SET(p->cpu, &cpus);
-			pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
-		}
-		err = -pthread_create(&p->thread, &attr, producer_main, p);
-		pthread_attr_destroy(&attr);
-		if (!err)
-			p->has_cpu_clock = !pthread_getcpuclockid(p->thread, &p->cpu_clock);
-		if (err) {
-			if (p->cpu >= 0)
-				mb_run_fail(run, err, "cannot start producer %d pinned to CPU %d: %s",
-					    *started, p->cpu, strerror(-err));
-			else
-				mb_run_fail(run, err, "cannot start producer %d: %s", *started,
-					    strerror(-err));
-			break;
-		}
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return err;
-}
-
-static void stop_producers(struct mb_run *run, int started)
-{
-	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
-	for (int i = 0; i < started; i++)
-		pthread_join(run->prod[i].thread, NULL);
-}
-
-static void wait_started(struct mb_run *run)
-{
-	struct timespec ts = { .tv_nsec = 100000 };
-
-	for (int i = 0; i < run->nr_producers; i++)
-		while (!__atomic_load_n(&run->prod[i].started, __ATOMIC_ACQUIRE) &&
-		       !mb_run_should_stop(run) && !mb_interrupted())
-			nanosleep(&ts, NULL);
-}
+/* ---- sampling ---- */
 
 static int alloc_samples(struct mb_run *run)
 {
@@ -234,6 +205,11 @@ static int alloc_samples(struct mb_run *run)
 	for (int i = 0; i < run->max_samples; i++) {
 		run->samples[i].prod = calloc((size_t)run->nr_producers, sizeof(struct mb_counters));
 		if (!run->samples[i].prod)
+			return -ENOMEM;
+		if (!run->nr_consumers)
+			continue;
+		run->samples[i].cons = calloc((size_t)run->nr_consumers, sizeof(struct mb_counters));
+		if (!run->samples[i].cons)
 			return -ENOMEM;
 	}
 	return 0;
@@ -258,16 +234,6 @@ static void counters_add(struct mb_counters *d, const struct mb_counters *a)
 		z[i] += x[i];
 }
 
-/* CPU time a producer thread has had, in ns (0 when its clock cannot be read). */
-static uint64_t producer_cpu_ns(const struct mb_producer *p)
-{
-	struct timespec ts;
-
-	if (!p->has_cpu_clock || clock_gettime(p->cpu_clock, &ts))
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* What the sampler last read of one producer: cumulative counters, CPU time and waits. */
 struct tally {
 	struct mb_counters c;
@@ -279,7 +245,7 @@ static void tally_read(const struct mb_producer *p, uint64_t now, struct tally *
 {
 	uint64_t since;
 
-	t->cpu_ns = producer_cpu_ns(p);
+	t->cpu_ns = mb_thread_cpu_ns(p);
 	mb_producer_read(p, &t->c, &since);
 	/* A wait that began after @now belongs to the next sample. */
 	t->wait_ns = t->c.wait_ns + (since && since < now ? now - since : 0);
@@ -327,23 +293,41 @@ static void warn_uncovered(struct mb_run *run, const struct tally *last)
 		    samples, run->nr_samples, run->env->interval_ms);
 }
 
+/* Every thread's share of sample @s, read at @now: producers in total, consumers apart. */
+static void tally_threads(struct mb_run *run, struct mb_sample *s, uint64_t now, uint64_t t0,
+			  struct tally *last)
+{
+	memset(&s->total, 0, sizeof(s->total));
+	for (int i = 0; i < run->nr_producers; i++) {
+		tally_sample(&run->prod[i], now, t0, &last[i], &s->prod[i]);
+		counters_add(&s->total, &s->prod[i]);
+	}
+	memset(&s->cons_total, 0, sizeof(s->cons_total));
+	for (int i = 0; s->cons && i < run->nr_consumers; i++) {
+		tally_sample(&run->cons[i], now, t0, &last[run->nr_producers + i], &s->cons[i]);
+		counters_add(&s->cons_total, &s->cons[i]);
+	}
+}
+
 /* The sampling loop: exactly warmup + duration samples unless stopped early. */
 static void sample_loop(struct mb_run *run)
 {
 	const struct mb_env *env = run->env;
 	uint64_t interval = (uint64_t)env->interval_ms * 1000000ULL;
+	int nr_threads = run->nr_producers + run->nr_consumers;
 	struct tally *last;
 	uint64_t t0, prev;
 
-	last = calloc((size_t)run->nr_producers, sizeof(*last));
+	last = calloc((size_t)nr_threads, sizeof(*last));
 	if (!last) {
 		mb_run_fail(run, -ENOMEM, "out of memory");
 		return;
 	}
-	wait_started(run);
+	mb_threads_wait_running(run);
 	t0 = prev = mb_now_ns();
-	for (int i = 0; i < run->nr_producers; i++)
-		tally_read(&run->prod[i], t0, &last[i]);
+	for (int i = 0; i < nr_threads; i++)
+		tally_read(i < run->nr_producers ? &run->prod[i] :
+						   &run->cons[i - run->nr_producers], t0, &last[i]);
 	mb_kloop_sample_reference(run, NULL);
 
 	while (run->nr_samples < run->max_samples) {
@@ -363,11 +347,7 @@ static void sample_loop(struct mb_run *run)
 		s->elapsed_ns = now - prev;
 		s->warmup = run->nr_samples < (int)env->warmup;
 		prev = now;
-		memset(&s->total, 0, sizeof(s->total));
-		for (int i = 0; i < run->nr_producers; i++) {
-			tally_sample(&run->prod[i], now, t0, &last[i], &s->prod[i]);
-			counters_add(&s->total, &s->prod[i]);
-		}
+		tally_threads(run, s, now, t0, last);
 		s->covered_ns = mb_sample_covered_ns(s, run->nr_producers);
 		mb_kloop_sample_reference(run, s);
 		for (int m = 0; m < MB_MAX_METRICS; m++)
@@ -400,17 +380,32 @@ static bool probe_needs(struct mb_run *run)
 
 static void run_sampled(struct mb_run *run)
 {
-	int started = 0;
+	struct mb_threads t;
 
-	if (start_producers(run, &started) == 0)
+	if (mb_threads_start(run, &t) == 0)
 		sample_loop(run);
-	stop_producers(run, started);
-	for (int i = 0; i < started; i++) {
-		int err = run->prod[i].err;
+	mb_threads_stop(run, &t);
+	for (int i = 0; i < t.producers + t.consumers; i++) {
+		bool cons = i >= t.producers;
+		int k = cons ? i - t.producers : i;
+		int err = cons ? run->cons[k].err : run->prod[k].err;
 
 		if (err && run->status == MB_RUN_OK)
-			mb_run_fail(run, err, "producer %d failed: %s", i, strerror(-err));
+			mb_run_fail(run, err, "%s %d failed: %s", cons ? "consumer" : "producer", k,
+				    strerror(-err));
 	}
+}
+
+static void warn_oversubscribed(struct mb_run *run)
+{
+	int cpus = run->env->online.count;
+
+	if (!run->nr_consumers)
+		mb_run_warn(run, "%d producers on %d online CPUs: the threads share CPUs, so the throughput measures CPU time-slicing, not map scalability",
+			    run->nr_producers, cpus);
+	else
+		mb_run_warn(run, "%d producers and %d consumers on %d online CPUs: the threads share CPUs, so the rates measure CPU time-slicing as well as the map",
+			    run->nr_producers, run->nr_consumers, cpus);
 }
 
 void mb_run_execute(struct mb_run *run)
@@ -420,10 +415,9 @@ void mb_run_execute(struct mb_run *run)
 	int err;
 
 	mb_timestamp(run->start_time, sizeof(run->start_time));
-	if (run->nr_producers > env->online.count) {
+	if (run->nr_producers + run->nr_consumers > env->online.count) {
 		run->oversubscribed = true;
-		mb_run_warn(run, "%d producers on %d online CPUs: the threads share CPUs, so the throughput measures CPU time-slicing, not map scalability",
-			    run->nr_producers, env->online.count);
+		warn_oversubscribed(run);
 	}
 	mb_sink_run_begin(run->sink, run);
 	if (!probe_needs(run))

@@ -107,6 +107,14 @@ static struct mb_json *sample_json(const struct mb_run *run, int i)
 		mb_json_append(prods, po);
 	}
 	mb_json_set(o, "producers", prods);
+	prods = mb_json_array();
+	for (int c = 0; s->cons && c < run->nr_consumers; c++) {
+		struct mb_json *co = mb_json_object();
+
+		counters_json(co, &s->cons[c]);
+		mb_json_append(prods, co);
+	}
+	mb_json_set(o, "consumers", prods);
 	return o;
 }
 
@@ -173,12 +181,17 @@ static struct mb_json *config_json(const struct mb_run *run)
 	mb_json_set_num(o, "interval_ms", env->interval_ms);
 	mb_json_set_num(o, "call_us", env->call_us);
 	mb_json_set_num(o, "producers", env->producers);
-	mb_json_set_num(o, "consumers", env->consumers);
+	mb_json_set_num(o, "consumers", run->nr_consumers);
 	mb_json_set_bool(o, "affinity", run->nr_producers && run->prod && run->prod[0].cpu >= 0);
 	for (int i = 0; run->prod && i < run->nr_producers; i++)
 		mb_json_append(cpus, run->prod[i].cpu >= 0 ? mb_json_number(run->prod[i].cpu) :
 							    mb_json_null());
 	mb_json_set(o, "producer_cpus", cpus);
+	cpus = mb_json_array();
+	for (int i = 0; run->cons && i < run->nr_consumers; i++)
+		mb_json_append(cpus, run->cons[i].cpu >= 0 ? mb_json_number(run->cons[i].cpu) :
+							    mb_json_null());
+	mb_json_set(o, "consumer_cpus", cpus);
 	mb_json_set_bool(o, "oversubscribed", run->oversubscribed);
 	mb_json_set_bool(o, "net", env->net);
 	return o;

@@ -105,7 +105,7 @@ static void preflight_use(const struct mb_env *env, int max_producers,
 	memset(use, 0, sizeof(*use));
 	use->threads = max_producers;
 	for (int i = 0; i < max_producers; i++) {
-		int cpu = mb_run_producer_cpu(env, i);
+		int cpu = mb_run_producer_cpu(env, (int)env->consumers, i);
 
 		if (cpu >= 0)
 			mb_cpuset_add(&use->pinned, cpu);

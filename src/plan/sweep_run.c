@@ -26,11 +26,15 @@ static int prepare_point(struct sweep *sw, const struct spoint *p, struct mb_run
 	char msg[512];
 
 	*env = sw->cli.env;
-	for (int i = 0; i < sw->nr_params; i++)
-		if (p->idx[i] >= 0 && sw->params[i].global &&
-		    sweep_apply_value(sw->params[i].opt, env, sw->params[i].vals.v[p->idx[i]], msg,
+	for (int i = 0; i < sw->nr_params; i++) {
+		if (p->idx[i] < 0 || !sw->params[i].global)
+			continue;
+		if (sweep_apply_value(sw->params[i].opt, env, sw->params[i].vals.v[p->idx[i]], msg,
 				      sizeof(msg)))
 			return mb_err("sweep: %s", msg), -EINVAL;
+		if (!strcmp(sw->params[i].name, "consumers"))
+			env->consumers_given = true;
+	}
 	if (mb_session_prepare_run(&sw->cli, run, p->pos, p->bench, env, se->args, sw->origin))
 		return -EINVAL;
 	for (int i = 0; i < sw->nr_params; i++) {
