@@ -141,14 +141,20 @@ static __always_inline int mb_loop_end(struct mb_loop_ctx *lc, long n)
  */
 #define MB_OPAQUE(p) asm volatile("" : "+r"(p))
 
-/* One op of the call-free loop; leaves through @done when the callback stops the loop. */
-#define MB_LOOP_STEP(_callback, lc, left, done)				\
+/*
+ * One op of the call-free loop: @_call, an expression of the loop's lc and left (and the
+ * program's ctx), runs it; leaves through @done when it is true (the callback stops the loop).
+ */
+#define MB_LOOP_STEP_CALL(_call, lc, left, done)			\
 	do {									\
 		(left)--;							\
 		MB_OPAQUE(lc);							\
-		if (_callback(mb_loop_index(lc, left), lc))			\
+		if (_call)							\
 			goto done;						\
 	} while (0)
+
+#define MB_LOOP_STEP(_callback, lc, left, done)				\
+	MB_LOOP_STEP_CALL(_callback(mb_loop_index(lc, left), lc), lc, left, done)
 
 /*
  * The call-free loop. @left counts down from a value the verifier does not know, so the loop
@@ -157,7 +163,7 @@ static __always_inline int mb_loop_end(struct mb_loop_ctx *lc, long n)
  * budget check: the check keeps a counter on the stack, and its load and store cost more than
  * an empty op.
  */
-#define MB_LOOP_MAY_GOTO(_prog, _callback)					\
+#define MB_LOOP_MAY_GOTO_CALL(_prog, _call)					\
 SEC("raw_tp")									\
 int _prog(__u64 *ctx)								\
 {										\
@@ -170,18 +176,21 @@ int _prog(__u64 *ctx)								\
 	mb_loop_start(lc, left);						\
 	while (left >= 4) {							\
 		MB_MAY_GOTO(out);						\
-		MB_LOOP_STEP(_callback, lc, left, out);				\
-		MB_LOOP_STEP(_callback, lc, left, out);				\
-		MB_LOOP_STEP(_callback, lc, left, out);				\
-		MB_LOOP_STEP(_callback, lc, left, out);				\
+		MB_LOOP_STEP_CALL(_call, lc, left, out);		\
+		MB_LOOP_STEP_CALL(_call, lc, left, out);		\
+		MB_LOOP_STEP_CALL(_call, lc, left, out);		\
+		MB_LOOP_STEP_CALL(_call, lc, left, out);		\
 	}									\
 	while (left) {								\
 		MB_MAY_GOTO(out);						\
-		MB_LOOP_STEP(_callback, lc, left, out);				\
+		MB_LOOP_STEP_CALL(_call, lc, left, out);		\
 	}									\
 out:										\
 	return mb_loop_end(lc, (long)(mb_loop_slot(lc)->call_iters - left));	\
 }
+
+#define MB_LOOP_MAY_GOTO(_prog, _callback)					\
+	MB_LOOP_MAY_GOTO_CALL(_prog, _callback(mb_loop_index(lc, left), lc))
 
 #define MB_LOOP_BPF_LOOP(_prog, _callback)					\
 SEC("raw_tp")									\
@@ -201,5 +210,40 @@ int _prog(__u64 *ctx)								\
 #define MB_LOOP_PROG(_prog, _callback)						\
 	MB_LOOP_MAY_GOTO(_prog, _callback)					\
 	MB_LOOP_BPF_LOOP(_prog##_bl, _callback)
+
+/*
+ * For ops that need the program's context (bpf_perf_event_output): the callback is
+ * _callback(index, lc, ctx). bpf_loop hands its callback a pointer to the caller's stack,
+ * where the context pointer waits beside the loop state (the stack grows by 8 bytes there).
+ */
+struct mb_loop_ctx_prog {
+	struct mb_loop_ctx lc;
+	void *prog_ctx;
+};
+
+#define MB_LOOP_BPF_LOOP_CTX(_prog, _callback)					\
+static int _prog##_cb(__u32 index, void *data)					\
+{										\
+	struct mb_loop_ctx_prog *c = data;					\
+										\
+	return _callback(index, &c->lc, c->prog_ctx);				\
+}										\
+										\
+SEC("raw_tp")									\
+int _prog(__u64 *ctx)								\
+{										\
+	struct mb_loop_ctx_prog c = { .prog_ctx = ctx };			\
+	long n;									\
+										\
+	if (!mb_loop_begin(ctx, &c.lc))						\
+		return MB_RET_BAD_ARGS;						\
+	mb_loop_start(&c.lc, ctx[MB_ARG_ITERS]);				\
+	n = bpf_loop(ctx[MB_ARG_ITERS], _prog##_cb, &c, 0);			\
+	return mb_loop_end(&c.lc, n);						\
+}
+
+#define MB_LOOP_PROG_CTX(_prog, _callback)					\
+	MB_LOOP_MAY_GOTO_CALL(_prog, _callback(mb_loop_index(lc, left), lc, ctx)) \
+	MB_LOOP_BPF_LOOP_CTX(_prog##_bl, _callback)
 
 #endif

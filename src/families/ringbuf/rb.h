@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The streaming family: BPF ring buffer (rb-libbpf, rb-custom) and perf buffer (pb-libbpf,
+ * pb-custom) benches with BPF producers and a user-space consumer, as the kernel's
+ * bench_ringbufs.c has them, and user-ringbuf (user producers, a BPF consumer).
+ *
+ * Layers, lowest first: rb_check (what the consumer received), rb_opts (options and checks),
+ * rb_ring and rb_perf (one buffer kind each: load, consume, release), rb_run (producer and
+ * consumer hooks over either kind), rb_result (the figures of a run), rb_text, family.
+ */
+#ifndef MB_RB_H
+#define MB_RB_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/bench.h"
+#include "core/mb_shared.h"
+#include "rb_check.h"
+
+#define RB_DEFAULT_RING_SIZE	(512u * 1024)	/* the kernel bench's ringbuf_sz */
+#define RB_MAX_RING_SIZE	(1ull << 30)
+#define RB_HEADER		8		/* a ring record's length word and page offset */
+#define PB_HEADER		12		/* a perf sample's header and raw size word */
+#define RB_POLL_MS		20		/* consumer's wait between looks at the stop flag */
+
+struct rb_args {
+	bool b2b;		/* the producer drains the buffer itself after each batch */
+	bool use_output;	/* bpf_ringbuf_output instead of reserve + submit */
+	bool sampled;		/* wake the consumer once per --rb-sample-rate records */
+	uint32_t batch_cnt;	/* records per test_run call */
+	uint32_t sample_rate;
+	uint32_t rec_size;	/* record payload, bytes */
+	uint64_t rb_size;	/* ring buffer bytes */
+	uint32_t perfbuf_sz;	/* perf buffer pages per CPU */
+	uint64_t records;	/* records each producer makes, then stops (0: until the end) */
+};
+
+enum rb_kind {
+	RB_LIBBPF,
+	RB_CUSTOM,
+	PB_LIBBPF,
+	PB_CUSTOM,
+};
+
+struct rb_state;
+
+/* One buffer kind's consumer side (rb_ring.c, rb_perf.c). */
+struct rb_buffer_ops {
+	/* Load the producer program and make the buffer; fills st's program and counters. */
+	int (*setup)(struct mb_run *run, struct rb_state *st);
+	/*
+	 * Wait up to @timeout_ms (0: not at all) for records and take every one there is,
+	 * checking each with rb_check_record(). Returns the records taken, or -errno.
+	 */
+	int (*take)(struct rb_state *st, int timeout_ms);
+	void (*release)(struct rb_state *st);
+};
+
+struct rb_state {
+	enum rb_kind kind;
+	const struct rb_buffer_ops *ops;
+	const char *consumer_name;	/* how the consumer reads, for the output */
+	void *buf;			/* the kind's own state */
+	int prog_fd;
+	struct mb_slot *slots;		/* the producer program's counters */
+	int nr_bufs;			/* buffers the producers write to (1, or CPUs) */
+	uint64_t capacity;		/* records the buffers hold at most, all together */
+	uint64_t stamp_rows;		/* stamps per producer (a power of two) */
+	void *stamps;			/* mmapped stamp table */
+	size_t stamps_len;
+	struct rb_check check;
+	uint64_t wakeups;		/* takes that found records after a wait */
+	uint64_t kernel_lost;		/* perf buffer: the kernel's count of samples it lost */
+};
+
+/* rb_opts.c */
+extern const struct mb_opt rb_opts[];
+int rb_validate(struct mb_run *run);
+int pb_validate(struct mb_run *run);
+/* Bytes a record of @rec_size takes in a ring buffer. */
+uint64_t rb_ring_record_bytes(uint32_t rec_size);
+uint64_t pb_record_bytes(uint32_t rec_size);
+
+/* rb_ring.c, rb_perf.c */
+extern const struct rb_buffer_ops rb_ring_ops;
+extern const struct rb_buffer_ops rb_perf_ops;
+
+/* rb_run.c: the hooks of every ring and perf buffer bench. */
+int rb_setup(struct mb_run *run, enum rb_kind kind);
+int rb_produce(struct mb_run *run, struct mb_producer *p);
+int rb_consume(struct mb_run *run, struct mb_producer *c);
+void rb_teardown(struct mb_run *run);
+/* The stamp table, a row of @st->stamp_rows per producer, for a loaded @map_fd. */
+int rb_map_stamps(struct mb_run *run, struct rb_state *st, int map_fd);
+/* Rows for @capacity records in flight: every stamp outlives its record. */
+uint64_t rb_stamp_rows(uint64_t capacity);
+
+/*
+ * rb_result.c. Every streaming bench's producers count attempts as ops and drops as misses,
+ * its consumer what it received as hits and its wake-ups as calls: rb_measure adds the
+ * consumers' hits to the sample's (the kernel's "hits") and sets rb_metrics.
+ */
+extern const struct mb_metric_desc rb_metrics[];
+void rb_measure(struct mb_run *run, struct mb_sample *s);
+/* extra.records: @attempted records, @dropped of them refused by a full buffer, and @v. */
+void rb_result_records(struct mb_run *run, uint64_t attempted, uint64_t dropped,
+		       const struct rb_verdict *v);
+/* extra.latency from @h (sampled 1 in RB_STAMP_EVERY), null when @h is empty or NULL. */
+void rb_result_latency(struct mb_run *run, const struct mb_hist *h);
+/* extra.consumer: wake-ups and CPU time over the whole run, from the samples. */
+void rb_result_consumer(struct mb_run *run, const char *how);
+/* The finish hook of the ring and perf buffer benches: all of the above and extra.buffer. */
+void rb_finish(struct mb_run *run);
+
+/* rb_text.c */
+extern const struct mb_text_style rb_text;
+
+#endif
