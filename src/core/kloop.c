@@ -21,10 +21,9 @@ struct kloop_state {
 	struct mb_kref *kref;		/* the drift reference's calls (kref.c) */
 };
 
-static void slot_to_counters(const struct mb_slot *s, uint32_t ops_per_iter,
-			     struct mb_counters *c)
+void mb_kloop_slot_counters(const struct mb_slot *s, uint32_t ops_per_iter, struct mb_counters *c)
 {
-	c->ops = s->ops * ops_per_iter;
+	c->ops = s->ops * (ops_per_iter ? ops_per_iter : 1);
 	c->hits = s->hits;
 	c->misses = s->misses;
 	c->errors = s->errors;
@@ -104,7 +103,7 @@ int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_
 		}
 		if (ret == MB_RET_BAD_ARGS)
 			return -EINVAL;
-		slot_to_counters(slot, per_iter, &c);
+		mb_kloop_slot_counters(slot, per_iter, &c);
 		if (ret >= MB_RET_BENCH && cfg->on_ret) {
 			uint64_t t = mb_now_ns();
 			int err = cfg->on_ret(run, p, (uint32_t)ret, cfg->ctx);

@@ -33,6 +33,9 @@ struct mb_kloop_cfg {
 int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_kloop_cfg *cfg);
 
 
+/* A slot's counters as a producer publishes them (ops times @ops_per_iter, 0 meaning 1). */
+void mb_kloop_slot_counters(const struct mb_slot *s, uint32_t ops_per_iter, struct mb_counters *c);
+
 /*
  * For producers that drive several programs in turn (and so cannot use mb_kloop_produce):
  * the size of the next call, moving at most 2x towards @target_ns of in-kernel time ...

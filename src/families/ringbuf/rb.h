@@ -51,8 +51,10 @@ struct rb_buffer_ops {
 	/* Load the producer program and make the buffer; fills st's program and counters. */
 	int (*setup)(struct mb_run *run, struct rb_state *st);
 	/*
-	 * Wait up to @timeout_ms (0: not at all) for records and take every one there is,
-	 * checking each with rb_check_record(). Returns the records taken, or -errno.
+	 * Wait up to @timeout_ms for the buffer's notification (0: only look for one) and take
+	 * the records it announced, checking each with rb_check_record(); @timeout_ms < 0: take
+	 * every record there is, notified or not. A wait that ended with records counts in
+	 * st->wakeups. Returns the records taken, or -errno.
 	 */
 	int (*take)(struct rb_state *st, int timeout_ms);
 	void (*release)(struct rb_state *st);
@@ -71,9 +73,17 @@ struct rb_state {
 	void *stamps;			/* mmapped stamp table */
 	size_t stamps_len;
 	struct rb_check check;
-	uint64_t wakeups;		/* takes that found records after a wait */
+	uint64_t wakeups;		/* waits that ended with records (rb_count_wakeup) */
+	uint64_t last_received;		/* rb_live_measure's last reading */
+	uint64_t last_wakeups;
 	uint64_t kernel_lost;		/* perf buffer: the kernel's count of samples it lost */
 };
+
+/* One writer, read by the sampler. */
+static inline void rb_count_wakeup(struct rb_state *st)
+{
+	__atomic_store_n(&st->wakeups, st->wakeups + 1, __ATOMIC_RELAXED);
+}
 
 /* rb_opts.c */
 extern const struct mb_opt rb_opts[];
@@ -104,6 +114,12 @@ uint64_t rb_stamp_rows(uint64_t capacity);
  */
 extern const struct mb_metric_desc rb_metrics[];
 void rb_measure(struct mb_run *run, struct mb_sample *s);
+/*
+ * The ring and perf buffer benches' measure: their consumer (or back-to-back producer) can
+ * take records for long without returning, so its counts are read live from struct rb_state
+ * into the sample's consumer counters, then rb_measure.
+ */
+void rb_live_measure(struct mb_run *run, struct mb_sample *s);
 /* extra.records: @attempted records, @dropped of them refused by a full buffer, and @v. */
 void rb_result_records(struct mb_run *run, uint64_t attempted, uint64_t dropped,
 		       const struct rb_verdict *v);

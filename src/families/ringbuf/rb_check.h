@@ -23,7 +23,8 @@ struct rb_check {
 	uint64_t *next;			/* [producer * nr_bufs + buf]: 1 + last seq seen there */
 	uint64_t *count;		/* [producer]: its records received once */
 	uint64_t *sum;			/* [producer]: the sum of their sequence numbers */
-	uint64_t received;		/* every record taken, duplicates included */
+	uint64_t received;		/* every record taken, duplicates included: the sampler
+					 * reads it while the consumer counts (rb_check_received) */
 	uint64_t duplicated;
 	uint64_t foreign;		/* naming no producer of the run, or no buffer */
 	const volatile uint64_t *stamps;	/* the stamp table, or NULL: no latency */
@@ -42,6 +43,12 @@ struct rb_verdict {
 	bool ok;
 };
 
+/* Records received so far, from any thread. */
+static inline uint64_t rb_check_received(const struct rb_check *c)
+{
+	return __atomic_load_n(&c->received, __ATOMIC_RELAXED);
+}
+
 int rb_check_init(struct rb_check *c, int nr_producers, int nr_bufs);
 void rb_check_free(struct rb_check *c);
 void rb_check_verdict(const struct rb_check *c, const uint64_t *made, struct rb_verdict *v);
@@ -59,7 +66,8 @@ static inline void rb_check_record(struct rb_check *c, uint64_t id, int buf)
 {
 	uint64_t producer = id >> RB_ID_SHIFT, seq = id & RB_SEQ_MASK, *next;
 
-	c->received++;
+	/* One writer: a relaxed store of the next value is a plain increment the sampler can read. */
+	__atomic_store_n(&c->received, c->received + 1, __ATOMIC_RELAXED);
 	if (producer >= (uint64_t)c->nr_producers || buf < 0 || buf >= c->nr_bufs) {
 		c->foreign++;
 		return;

@@ -25,11 +25,6 @@ struct {
 	__uint(max_entries, 1);
 } mb_rb_stamps SEC(".maps");
 
-/* The record a copying API copies from, one per producer. */
-struct rb_staging {
-	__u64 word[RB_MAX_RECORD / 8];
-};
-
 struct rb_staging rb_staging[MB_MAX_SLOTS];
 
 static __always_inline void rb_stamp(struct mb_loop_ctx *lc)

@@ -19,6 +19,11 @@
 #define RB_MIN_RECORD		8
 #define RB_MAX_RECORD		4096
 
+/* The record a copying API copies from, one per producer. */
+struct rb_staging {
+	__u64 word[RB_MAX_RECORD / 8];
+};
+
 /* The record's first word. */
 static inline __u64 rb_record_id(__u64 producer, __u64 seq)
 {

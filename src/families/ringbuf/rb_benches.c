@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/* rb-libbpf, rb-custom, pb-libbpf, pb-custom: the kernel bench's names, options and lines. */
+#include "rb.h"
+
+#define RB_BENCH(_var, _name, _kind, _validate, _desc)					\
+static int _var##_setup(struct mb_run *run)						\
+{											\
+	return rb_setup(run, _kind);							\
+}											\
+											\
+const struct mb_bench _var = {								\
+	.name = _name,									\
+	.family = "ringbuf",								\
+	.desc = _desc,									\
+	.opts = rb_opts,								\
+	.args_size = sizeof(struct rb_args),						\
+	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP | MB_BENCH_CONSUMERS,	\
+	.text = &rb_text,								\
+	.metrics = rb_metrics,								\
+	.validate = _validate,								\
+	.setup = _var##_setup,								\
+	.producer = rb_produce,								\
+	.consumer = rb_consume,								\
+	.measure = rb_live_measure,							\
+	.finish = rb_finish,								\
+	.teardown = rb_teardown,							\
+}
+
+RB_BENCH(mb_bench_rb_libbpf, "rb-libbpf", RB_LIBBPF, rb_validate,
+	 "BPF ring buffer: BPF producers, one consumer with libbpf's ring_buffer__poll()");
+RB_BENCH(mb_bench_rb_custom, "rb-custom", RB_CUSTOM, rb_validate,
+	 "BPF ring buffer: BPF producers, one consumer reading the mapped ring itself");
+RB_BENCH(mb_bench_pb_libbpf, "pb-libbpf", PB_LIBBPF, pb_validate,
+	 "perf buffer: BPF producers, one consumer with libbpf's perf_buffer__poll()");
+RB_BENCH(mb_bench_pb_custom, "pb-custom", PB_CUSTOM, pb_validate,
+	 "perf buffer: BPF producers, one consumer reading the mapped perf rings itself");

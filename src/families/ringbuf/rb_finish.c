@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/* The finish hook of the ring and perf buffer benches: the run's account, from its state. */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "core/runner.h"
+#include "rb.h"
+#include "util/json.h"
+
+static const char *api_name(const struct rb_state *st, const struct rb_args *a)
+{
+	if (st->kind == PB_LIBBPF || st->kind == PB_CUSTOM)
+		return "bpf_perf_event_output";
+	return a->use_output ? "bpf_ringbuf_output" : "bpf_ringbuf_reserve + bpf_ringbuf_submit";
+}
+
+static void buffer_json(struct mb_run *run, const struct rb_state *st)
+{
+	const struct rb_args *a = run->args;
+	struct mb_json *o = mb_json_child(mb_run_extra(run), "buffer");
+	bool ring = st->kind == RB_LIBBPF || st->kind == RB_CUSTOM;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	mb_json_set_str(o, "map_type", ring ? "ringbuf" : "perf_event_array");
+	mb_json_set_num(o, "bytes", ring ? (double)a->rb_size :
+					   (double)a->perfbuf_sz * (double)page *
+						   run->env->online.count);
+	if (!ring)
+		mb_json_set_num(o, "pages_per_cpu", a->perfbuf_sz);
+	mb_json_set_num(o, "record_size", a->rec_size);
+	mb_json_set_num(o, "record_bytes", (double)(ring ? rb_ring_record_bytes(a->rec_size) :
+							    pb_record_bytes(a->rec_size)));
+	mb_json_set_num(o, "capacity_records", (double)st->capacity);
+	mb_json_set_str(o, "api", api_name(st, a));
+	mb_json_set_str(o, "notification", a->sampled ? "sampled" : "every record");
+	mb_json_set(o, "sample_rate", a->sampled ? mb_json_number(a->sample_rate) : mb_json_null());
+	mb_json_set_num(o, "batch", a->batch_cnt);
+	mb_json_set_bool(o, "back_to_back", a->b2b);
+}
+
+void rb_finish(struct mb_run *run)
+{
+	const struct rb_args *a = run->args;
+	struct rb_state *st = run->priv;
+	uint64_t attempted = 0, dropped = 0, *made;
+	struct rb_verdict v;
+
+	made = calloc((size_t)run->nr_producers, sizeof(*made));
+	if (!made) {
+		mb_run_fail(run, -ENOMEM, "out of memory");
+		return;
+	}
+	for (int p = 0; p < run->nr_producers; p++) {
+		made[p] = st->slots[p].cursor;
+		attempted += st->slots[p].ops;
+		dropped += st->slots[p].misses;
+	}
+	rb_check_verdict(&st->check, made, &v);
+	free(made);
+	rb_result_records(run, attempted, dropped, &v);
+	if (st->kind == PB_LIBBPF || st->kind == PB_CUSTOM)
+		mb_json_set(mb_json_get(mb_run_extra(run), "records"), "kernel_lost",
+			    mb_json_uint(st->kernel_lost));
+	rb_result_latency(run, st->check.stamps ? st->check.latency : NULL);
+	rb_result_consumer(run, a->b2b ? "back-to-back: the producer takes its own records after each batch" :
+					 st->consumer_name);
+	buffer_json(run, st);
+}

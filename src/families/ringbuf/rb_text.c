@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * The streaming benches' text: the kernel's hits/drops Iter and Summary lines (so that its
+ * run_bench_ringbufs.sh scraping works unchanged), and before the Summary (not with -q) the
+ * buffer, the consumer, the records' account and the latency, from run->extra.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "core/runner.h"
+#include "output/report.h"
+#include "rb.h"
+#include "util/json.h"
+#include "util/log.h"
+
+static double num(const struct mb_json *o, const char *key)
+{
+	return mb_json_num(mb_json_get(o, key), NAN);
+}
+
+static const char *str(const struct mb_json *o, const char *key)
+{
+	return mb_json_str(mb_json_get(o, key), "?");
+}
+
+static void buffer_line(FILE *f, const struct mb_json *o)
+{
+	if (!o)
+		return;
+	fprintf(f, "Buffer: %s of %.0f bytes, %.0f-byte records (%.0f bytes each in it, %.0f at most), %s, %.0f per call, wake-up %s",
+		str(o, "map_type"), num(o, "bytes"), num(o, "record_size"), num(o, "record_bytes"),
+		num(o, "capacity_records"), str(o, "api"), num(o, "batch"),
+		mb_json_truthy(mb_json_get(o, "back_to_back")) ? "checked by the producer itself (back-to-back)" :
+		isnan(num(o, "sample_rate")) ? "for every record" : "sampled");
+	if (!isnan(num(o, "sample_rate")))
+		fprintf(f, " (every %.0f records)", num(o, "sample_rate"));
+	fputc('\n', f);
+}
+
+static void consumer_line(FILE *f, const struct mb_json *o)
+{
+	if (!o)
+		return;
+	fprintf(f, "Consumer: %s", str(o, "how"));
+	if (!isnan(num(o, "records_per_wakeup")))
+		fprintf(f, "; %.1f records per wake-up", num(o, "records_per_wakeup"));
+	if (!isnan(num(o, "cpu_ns_per_record")))
+		fprintf(f, "; %.2f ns of CPU per record (%.1f %% of a CPU)",
+			num(o, "cpu_ns_per_record"), num(o, "cpu_share") * 100);
+	fputc('\n', f);
+}
+
+static void records_line(FILE *f, const struct mb_json *o)
+{
+	if (!o)
+		return;
+	if (mb_json_truthy(mb_json_get(o, "ok"))) {
+		fprintf(f, "Records: %.0f attempted, %.0f dropped (buffer full), %.0f received: none lost, none seen twice\n",
+			num(o, "attempted"), num(o, "dropped"), num(o, "received"));
+		return;
+	}
+	fprintf(f, "Check: FAILED: %.0f attempted, %.0f dropped, %.0f made, %.0f received, %.0f lost, %.0f seen twice, %.0f from no producer%s\n",
+		num(o, "attempted"), num(o, "dropped"), num(o, "made"), num(o, "received"),
+		num(o, "lost"), num(o, "duplicated"), num(o, "foreign"),
+		mb_json_truthy(mb_json_get(o, "checksum_ok")) ? "" : ", sequence checksums differ");
+}
+
+static void latency_line(FILE *f, const struct mb_json *o)
+{
+	if (!mb_json_is(o, MB_JSON_OBJECT))
+		return;
+	fprintf(f, "Latency: production to consumption, 1 record in %.0f (%.0f sampled): median %.3f us, p90 %.3f us, p99 %.3f us, max %.3f us\n",
+		num(o, "every"), num(o, "sampled"), num(o, "median_ns") / 1e3,
+		num(o, "p90_ns") / 1e3, num(o, "p99_ns") / 1e3, num(o, "max_ns") / 1e3);
+}
+
+static void rb_notes(FILE *f, const struct mb_run *run)
+{
+	if (mb_log_quiet())
+		return;
+	buffer_line(f, mb_json_get(run->extra, "buffer"));
+	consumer_line(f, mb_json_get(run->extra, "consumer"));
+	records_line(f, mb_json_get(run->extra, "records"));
+	latency_line(f, mb_json_get(run->extra, "latency"));
+}
+
+MB_TEXT_WITH_NOTES(rb_text, mb_text_hits_drops, rb_notes);
