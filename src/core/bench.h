@@ -118,7 +118,11 @@ struct mb_bench {
 	int (*validate)(struct mb_run *run);
 	/* Create maps, load programs, fill. Errors: mb_run_fail() or mb_run_skip(). */
 	int (*setup)(struct mb_run *run);
-	/* Runs on each producer thread until mb_run_should_stop(); publishes counters. */
+	/*
+	 * Runs on each producer thread until mb_run_should_stop(); publishes counters. A producer
+	 * may also return when its work is done (a set number of ops): once every one has, the
+	 * sample under way is the run's last.
+	 */
 	int (*producer)(struct mb_run *run, struct mb_producer *p);
 	/*
 	 * MB_BENCH_CONSUMERS: runs on each consumer thread, started before the producers, until
@@ -167,6 +171,9 @@ struct mb_run {
 	int nr_consumers;
 	struct mb_producer *cons;	/* consumer threads (bench->consumer) */
 	int cons_stop;			/* set (atomically) once the producers have stopped */
+	int producers_done;		/* producers whose hook returned (atomic) */
+	int sampling;			/* set once the sampler has read the baseline: producers
+					 * start their work only then, so that all of it counts */
 
 	struct mb_sample *samples;	/* warm-up samples first */
 	int nr_samples;			/* taken so far */

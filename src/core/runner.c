@@ -169,9 +169,8 @@ int mb_run_validate(struct mb_run *run)
 	if (env->consumers && !(b->flags & MB_BENCH_CONSUMERS))
 		return mb_run_usage(run, "-c/--consumers %u: this bench has no consumers (must be 0)",
 				    env->consumers);
+	/* How many a bench with consumers takes, its validate hook says. */
 	run->nr_consumers = mb_run_nr_consumers(b, env);
-	if (!run->nr_consumers && (b->flags & MB_BENCH_CONSUMERS))
-		return mb_run_usage(run, "-c/--consumers 0: this bench needs a consumer (must be 1 or more)");
 	if (env->net && (b->flags & MB_BENCH_EMPTY_OP))
 		return mb_run_usage(run, "--net: this bench is the empty loop whose cost --net subtracts (its net figure is 0 by construction); run it without --net");
 	if ((b->flags & MB_BENCH_SINGLE_PRODUCER) && env->producers > 1)
@@ -321,6 +320,7 @@ static void sample_loop(struct mb_run *run)
 	last = calloc((size_t)nr_threads, sizeof(*last));
 	if (!last) {
 		mb_run_fail(run, -ENOMEM, "out of memory");
+		mb_threads_go(run);
 		return;
 	}
 	mb_threads_wait_running(run);
@@ -329,6 +329,7 @@ static void sample_loop(struct mb_run *run)
 		tally_read(i < run->nr_producers ? &run->prod[i] :
 						   &run->cons[i - run->nr_producers], t0, &last[i]);
 	mb_kloop_sample_reference(run, NULL);
+	mb_threads_go(run);
 
 	while (run->nr_samples < run->max_samples) {
 		struct mb_sample *s = &run->samples[run->nr_samples];
@@ -336,12 +337,15 @@ static void sample_loop(struct mb_run *run)
 		struct timespec ts = { .tv_sec = (time_t)(deadline / 1000000000ULL),
 				       .tv_nsec = (long)(deadline % 1000000000ULL) };
 		uint64_t now;
+		bool all_done;
 
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR &&
 		       !mb_interrupted())
 			;
 		if (mb_interrupted() || mb_run_should_stop(run))
 			break;
+		/* Producers that returned before this read published all they did: it is the last. */
+		all_done = __atomic_load_n(&run->producers_done, __ATOMIC_ACQUIRE) == run->nr_producers;
 		now = mb_now_ns();
 		s->start_ns = prev - t0;
 		s->elapsed_ns = now - prev;
@@ -356,6 +360,8 @@ static void sample_loop(struct mb_run *run)
 			run->bench->measure(run, s);
 		mb_sink_sample(run->sink, run, run->nr_samples, s);
 		run->nr_samples++;
+		if (all_done)
+			break;
 	}
 	warn_uncovered(run, last);
 	free(last);

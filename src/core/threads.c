@@ -8,17 +8,30 @@
 #include "run.h"
 #include "threads.h"
 
+/* Until the sampler has its baseline (or the run stops before it). */
+static void wait_sampling(struct mb_run *run)
+{
+	struct timespec ts = { .tv_nsec = 20000 };
+
+	while (!__atomic_load_n(&run->sampling, __ATOMIC_ACQUIRE) && !mb_run_should_stop(run) &&
+	       !mb_interrupted())
+		nanosleep(&ts, NULL);
+}
+
 static void *producer_main(void *arg)
 {
 	struct mb_producer *p = arg;
 	struct mb_run *run = p->run;
 
 	__atomic_store_n(&p->started, true, __ATOMIC_RELEASE);
-	p->err = run->bench->producer(run, p);
+	wait_sampling(run);
+	if (__atomic_load_n(&run->sampling, __ATOMIC_ACQUIRE))
+		p->err = run->bench->producer(run, p);
 	if (p->err) {
 		/* One failed producer ends the run: the others would measure a different load. */
 		__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 	}
+	__atomic_add_fetch(&run->producers_done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -105,6 +118,11 @@ void mb_threads_wait_running(struct mb_run *run)
 	if (run->bench->consumer)
 		wait_slots(run, run->cons, run->nr_consumers);
 	wait_slots(run, run->prod, run->nr_producers);
+}
+
+void mb_threads_go(struct mb_run *run)
+{
+	__atomic_store_n(&run->sampling, 1, __ATOMIC_RELEASE);
 }
 
 void mb_threads_stop(struct mb_run *run, const struct mb_threads *t)

@@ -20,6 +20,8 @@ struct mb_threads {
 int mb_threads_start(struct mb_run *run, struct mb_threads *t);
 /* Wait until every started thread runs (or the run stops). */
 void mb_threads_wait_running(struct mb_run *run);
+/* Let the producers begin, once the sampler has read its baseline. */
+void mb_threads_go(struct mb_run *run);
 /* Stop and join the producers, then let the consumers drain and join them. */
 void mb_threads_stop(struct mb_run *run, const struct mb_threads *t);
 /* CPU time a thread has had, in ns (0 when its clock cannot be read). */
