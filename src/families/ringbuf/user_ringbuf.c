@@ -65,24 +65,11 @@ static int ur_validate(struct mb_run *run)
 	return rb_validate(run);
 }
 
-/*
- * Stamps per producer, a power of two: more than the ring's records / RB_STAMP_EVERY, so a
- * stamp is never rewritten while its record waits in the ring.
- */
-static uint64_t ur_stamp_rows(const struct rb_args *a)
-{
-	uint64_t capacity = a->rb_size / rb_ring_record_bytes(a->rec_size);
-	uint64_t need = capacity / RB_STAMP_EVERY + 2, rows = 1;
-
-	while (rows < need)
-		rows <<= 1;
-	return rows;
-}
-
 static int ur_load(struct mb_run *run, struct ur_state *st)
 {
 	const struct rb_args *a = run->args;
-	uint64_t rows = ur_stamp_rows(a), entries = rows * (uint64_t)run->nr_producers;
+	uint64_t rows = rb_stamp_rows(a->rb_size / rb_ring_record_bytes(a->rec_size));
+	uint64_t entries = rows * (uint64_t)run->nr_producers;
 	struct user_ringbuf_bpf *skel;
 	char why[512];
 	int err;
