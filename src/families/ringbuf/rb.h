@@ -5,8 +5,9 @@
  * bench_ringbufs.c has them, and user-ringbuf (user producers, a BPF consumer).
  *
  * Layers, lowest first: rb_check (what the consumer received), rb_opts (options and checks),
- * rb_ring and rb_perf (one buffer kind each: load, consume, release), rb_run (producer and
- * consumer hooks over either kind), rb_result (the figures of a run), rb_text, family.
+ * rb_stamps (the stamp table), rb_ring and rb_perf (one buffer kind each: load, consume,
+ * release), rb_run (producer and consumer hooks over either kind), rb_result and rb_finish
+ * (the figures of a run), rb_text, rb_benches and user_ringbuf (the benches), family.
  */
 #ifndef MB_RB_H
 #define MB_RB_H
@@ -97,15 +98,18 @@ uint64_t pb_record_bytes(uint32_t rec_size);
 extern const struct rb_buffer_ops rb_ring_ops;
 extern const struct rb_buffer_ops rb_perf_ops;
 
+/* rb_stamps.c. At most this many stamps in all (64 MiB): more would only serve latency. */
+#define RB_MAX_STAMPS	(1ull << 23)
+/* The stamp table, a row of @st->stamp_rows per producer, for a loaded @map_fd. */
+int rb_map_stamps(struct mb_run *run, struct rb_state *st, int map_fd);
+/* Rows for @capacity records in flight: every stamp outlives its record. */
+uint64_t rb_stamp_rows(uint64_t capacity);
+
 /* rb_run.c: the hooks of every ring and perf buffer bench. */
 int rb_setup(struct mb_run *run, enum rb_kind kind);
 int rb_produce(struct mb_run *run, struct mb_producer *p);
 int rb_consume(struct mb_run *run, struct mb_producer *c);
 void rb_teardown(struct mb_run *run);
-/* The stamp table, a row of @st->stamp_rows per producer, for a loaded @map_fd. */
-int rb_map_stamps(struct mb_run *run, struct rb_state *st, int map_fd);
-/* Rows for @capacity records in flight: every stamp outlives its record. */
-uint64_t rb_stamp_rows(uint64_t capacity);
 
 /*
  * rb_result.c. Every streaming bench's producers count attempts as ops and drops as misses,

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 #include <bpf/bpf.h>
 
 #include "core/kloop.h"
@@ -16,34 +15,6 @@
 #include "rb.h"
 #include "sys/probe.h"
 #include "util/log.h"
-
-/* At most this many stamps in all (64 MiB): a larger table would only serve latency. */
-#define RB_MAX_STAMPS	(1ull << 23)
-
-uint64_t rb_stamp_rows(uint64_t capacity)
-{
-	/* A stamp is rewritten RB_STAMP_EVERY x rows records later: twice what can wait. */
-	uint64_t want = 2 * capacity / RB_STAMP_EVERY + 2, rows = 1;
-
-	while (rows < want)
-		rows <<= 1;
-	return rows;
-}
-
-int rb_map_stamps(struct mb_run *run, struct rb_state *st, int map_fd)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t len = (size_t)st->stamp_rows * (size_t)run->nr_producers * sizeof(uint64_t);
-	void *p;
-
-	len = (len + page - 1) / page * page;
-	p = mmap(NULL, len, PROT_READ, MAP_SHARED, map_fd, 0);
-	if (p == MAP_FAILED)
-		return mb_run_fail(run, -errno, "cannot map the stamp table: %s", strerror(errno));
-	st->stamps = p;
-	st->stamps_len = len;
-	return 0;
-}
 
 static int check_init(struct mb_run *run, struct rb_state *st)
 {
