@@ -102,6 +102,8 @@ enum mb_bench_flags {
 	MB_BENCH_CONSUMERS	 = 1u << 3,	/* has consumers: -c, 1 unless given */
 	MB_BENCH_OP_CALLS	 = 1u << 4,	/* the op itself calls a subprogram (a bpf_loop) */
 	MB_BENCH_EMPTY_OP	 = 1u << 5,	/* the op is empty: the bench is the loop itself */
+	MB_BENCH_HITS_FIGURE	 = 1u << 6,	/* throughput counts hits (records delivered), not
+						 * ops (attempts, drops included) */
 };
 
 struct mb_bench {

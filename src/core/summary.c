@@ -243,6 +243,11 @@ static void gather_samples(struct mb_run *run, struct mb_summary *sum, struct mb
 	sum->has_ref = sum->sum.ref_ops > 0;
 }
 
+uint64_t mb_sample_figure_count(const struct mb_run *run, const struct mb_sample *s)
+{
+	return run->bench->flags & MB_BENCH_HITS_FIGURE ? s->total.hits : s->total.ops;
+}
+
 /* Every figure of the whole run over the @n samples @ms (@v: scratch of @n). */
 static void summarize_series(struct mb_run *run, struct mb_summary *sum,
 			     struct mb_sample *const *ms, double *v, int n)
@@ -258,8 +263,8 @@ static void summarize_series(struct mb_run *run, struct mb_summary *sum,
 		compute(&sum->_st, v, n);				\
 	} while (0)
 
-	SERIES(throughput, mb_sample_rate(s, s->total.ops));
-	SERIES(prod_throughput, mb_sample_rate(s, s->total.ops) / np);
+	SERIES(throughput, mb_sample_rate(s, mb_sample_figure_count(run, s)));
+	SERIES(prod_throughput, mb_sample_rate(s, mb_sample_figure_count(run, s)) / np);
 	SERIES(hits, mb_sample_rate(s, s->total.hits));
 	SERIES(misses, mb_sample_rate(s, s->total.misses));
 	SERIES(total, mb_sample_rate(s, s->total.hits + s->total.misses));

@@ -72,6 +72,9 @@ struct mb_summary *mb_summarize(struct mb_run *run);
  */
 uint64_t mb_sample_covered_ns(const struct mb_sample *s, int nr_producers);
 
+/* What a sample's throughput counts: its ops, or for MB_BENCH_HITS_FIGURE its hits. */
+uint64_t mb_sample_figure_count(const struct mb_run *run, const struct mb_sample *s);
+
 /* Per-sample figures (NaN when not defined): @count per second of the covered time ... */
 double mb_sample_rate(const struct mb_sample *s, uint64_t count);
 /* ... and producer @p's @count per second of its own covered time. */

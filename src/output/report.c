@@ -86,7 +86,7 @@ static struct mb_json *sample_json(const struct mb_run *run, int i)
 	mb_json_set_num(o, "elapsed_ns", (double)s->elapsed_ns);
 	mb_json_set_num(o, "covered_ns", (double)s->covered_ns);
 	counters_json(o, &s->total);
-	mb_json_set_num(o, "throughput", mb_sample_rate(s, s->total.ops));
+	mb_json_set_num(o, "throughput", mb_sample_rate(s, mb_sample_figure_count(run, s)));
 	mb_json_set(o, "latency_kernel", isnan(lat) ? mb_json_null() : mb_json_number(lat));
 	mb_json_set(o, "flags", sample_flags_json(s->flags));
 	mb_json_set(o, "preempt_ratio", num_or_null(s->preempt_ratio));

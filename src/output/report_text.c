@@ -51,8 +51,10 @@ void mb_text_notes(FILE *f, const struct mb_run *run, const struct mb_summary *s
 	if (mb_log_quiet())
 		return;
 	if (mb_text_notes_begin(f, run, sum))
-		fprintf(f, "Spread: throughput median %.3f M ops/s, min %.3f, max %.3f, CV %.2f %% over %d samples\n",
-			sum->throughput.median / 1e6, sum->throughput.min / 1e6,
+		fprintf(f, "Spread: throughput median %.3f M %s/s, min %.3f, max %.3f, CV %.2f %% over %d samples\n",
+			sum->throughput.median / 1e6,
+			run->bench->flags & MB_BENCH_HITS_FIGURE ? "hits" : "ops",
+			sum->throughput.min / 1e6,
 			sum->throughput.max / 1e6, sum->throughput.cv * 100, sum->n);
 	if (sum->has_kernel) {
 		fprintf(f, "Latency: in-kernel %.3f ns/op (median %.3f, %s), wall-clock %.3f ns/op",

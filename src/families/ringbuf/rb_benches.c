@@ -14,7 +14,8 @@ const struct mb_bench _var = {								\
 	.desc = _desc,									\
 	.opts = rb_opts,								\
 	.args_size = sizeof(struct rb_args),						\
-	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP | MB_BENCH_CONSUMERS,	\
+	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP | MB_BENCH_CONSUMERS |	\
+		 MB_BENCH_HITS_FIGURE,							\
 	.text = &rb_text,								\
 	.metrics = rb_metrics,								\
 	.validate = _validate,								\
