@@ -92,6 +92,8 @@ jq_check "in-kernel loop: time per record, the loop kind, the metrics" "$OUT" \
 	"$R.runner == \"kernel-loop\" and $R.summary.latency_kernel.mean > 0 and ($R.samples[0].metrics | has(\"records_per_wakeup\") and has(\"consumer_cpu_ns_per_record\"))"
 jq_check "hits are the consumer's, total is hits + drops" "$OUT" \
 	"$R.summary.totals.hits == ([$R.samples[] | select(.warmup | not) | .consumers[0].hits] | add) and $R.summary.totals.misses <= $R.summary.totals.ops"
+jq_check "throughput is the records delivered (hits), not the attempts" "$OUT" \
+	"$R.summary.throughput.mean == $R.summary.hits.mean and ([$R.samples[] | .throughput * .covered_ns / 1e9 - .hits | fabs < 1] | all)"
 warnings_check "rb-libbpf: warnings are measured machine conditions only" "$OUT"
 expect_rc 0 "pb-custom csv" "${FAST[@]}" pb-custom --rb-sampled --format csv
 check "csv has a header and a row" [ "$(wc -l <"$OUT")" -ge 2 ]
