@@ -82,6 +82,14 @@ records_ok "rb-custom output 4 KiB" 30000
 jq_check "4 KiB records take 4104 bytes, 255 fit in 1 MiB" "$OUT" \
 	"$R.extra.buffer.record_bytes == 4104 and $R.extra.buffer.capacity_records == 255 and $R.extra.buffer.api == \"bpf_ringbuf_output\""
 
+# A run too short for its records says so (10 M records cannot be made in 10 ms anywhere).
+expect_rc 0 "rb-custom, -d shorter than its --rb-records" -w0 -d1 --interval_ms 10 rb-custom \
+	--rb-records 10000000 --format json
+jq_check "the short run warns that the producers did not make their records" "$OUT" \
+	"[$R.warnings[] | select(test(\"ended before the producers made their --rb-records 10000000\"))] | length == 1"
+jq_check "and what they did make is still accounted for" "$OUT" \
+	"$R.extra.records.ok and $R.extra.records.attempted < 10000000"
+
 # ---- the figures: latency from the stamps, the consumer's cost, in-kernel time ----
 expect_rc 0 "rb-libbpf json" "${FAST[@]}" -a rb-libbpf --format json
 jq_check "latency: sampled 1 in 64, ordered percentiles" "$OUT" \

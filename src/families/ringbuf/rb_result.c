@@ -48,6 +48,13 @@ void rb_result_records(struct mb_run *run, uint64_t attempted, uint64_t dropped,
 		       const struct rb_verdict *v)
 {
 	struct mb_json *o = mb_json_child(mb_run_extra(run), "records");
+	const struct rb_args *a = run->args;
+	uint64_t want = a->records * (uint64_t)run->nr_producers;
+
+	if (a->records && attempted < want && !mb_interrupted())
+		mb_run_warn(run, "the run ended before the producers made their --rb-records %llu (%llu of %llu attempted): -d is its longest length, raise it",
+			    (unsigned long long)a->records, (unsigned long long)attempted,
+			    (unsigned long long)want);
 
 	mb_json_set(o, "attempted", mb_json_uint(attempted));
 	mb_json_set(o, "made", mb_json_uint(v->made));
