@@ -38,6 +38,13 @@ const struct mb_map_type_info mb_map_types[] = {
 	  BPF_F_NO_PREALLOC | BPF_F_RDONLY_PROG | BPF_F_WRONLY_PROG },
 	{ "bloom_filter", BPF_MAP_TYPE_BLOOM_FILTER, false, false, false, false,
 	  BPF_F_ZERO_SEED | BPF_F_RDONLY_PROG | BPF_F_WRONLY_PROG },
+	{ "ringbuf", BPF_MAP_TYPE_RINGBUF, false, false, false, false, BPF_F_NUMA_NODE, true,
+	  true },
+	{ "user_ringbuf", BPF_MAP_TYPE_USER_RINGBUF, false, false, false, false, BPF_F_NUMA_NODE,
+	  true, true },
+	/* An fd array (index keys, perf event fds as values) of its own, no ring. */
+	{ "perf_event_array", BPF_MAP_TYPE_PERF_EVENT_ARRAY, false, false, true, false,
+	  BPF_F_NUMA_NODE, true, false },
 	{ NULL },
 };
 

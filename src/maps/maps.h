@@ -19,6 +19,12 @@ struct mb_map_type_info {
 	bool array;		/* index keys, no delete */
 	bool map_in_map;
 	uint32_t flags_ok;	/* map flags the type accepts (of those named below) */
+	/*
+	 * Streaming maps: written by BPF programs or a user-space producer, never by map
+	 * updates from user space; key and value sizes are fixed (0 for ring buffers).
+	 */
+	bool stream;
+	bool ring;		/* max_entries is the ring's bytes: a power of two of pages */
 };
 
 /* Every map type mapbench knows, NULL-name terminated. */

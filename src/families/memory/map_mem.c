@@ -4,7 +4,8 @@
  * memory cgroup, joined before the map exists; create the map, fill it from user space, delete
  * everything, close it; the memory charged to the cgroup after each step (waiting for late,
  * RCU-deferred frees where asked), beside the kernel's own estimate, memlock. One table per map
- * type, one row per size.
+ * type, one row per size. Streaming maps (ring buffers, the perf event array) cannot be filled
+ * from user space: for them the charge at creation (a ring is allocated whole then) and at close.
  */
 #include <errno.h>
 #include <math.h>
@@ -53,6 +54,8 @@ struct map_mem_args {
 /* One measurement: one map type at one size. Byte figures are above the cgroup's baseline. */
 struct mm_row {
 	uint32_t max_entries, nr;
+	uint32_t rounded_from;		/* ring types: the size asked, if rounded up; else 0 */
+	const char *fill_reason;	/* streaming types: why there is no fill or delete */
 	int err;			/* 0, or why the row has no figures */
 	char why[256];
 	bool memcg;			/* the cgroup figures exist */
@@ -206,11 +209,12 @@ static void format_sizes(const void *field, char *buf, size_t len)
 
 static const struct mb_opt map_mem_opts[] = {
 	MB_OPT_CUSTOM_DEF("map_type", struct map_mem_args, types, "all", parse_types, format_types,
-			  "all, or names joined by ',': hash, percpu_hash, lru_hash, lru_percpu_hash, array, percpu_array, array_of_maps, hash_of_maps, lpm_trie, bloom_filter",
+			  "all, or names joined by ',': hash, percpu_hash, lru_hash, lru_percpu_hash, array, percpu_array, array_of_maps, hash_of_maps, lpm_trie, bloom_filter, ringbuf, user_ringbuf, perf_event_array",
 			  "TYPES", "map types to measure"),
 	MB_OPT_CUSTOM_DEF("max_entries", struct map_mem_args, sizes, "10000", parse_sizes,
 			  format_sizes, "1..67108864; up to 16 sizes joined by ',' (a sweep)",
-			  "N[,N...]", "map sizes"),
+			  "N[,N...]",
+			  "map sizes; ringbuf, user_ringbuf: bytes, a power of two multiple of the page size (with --map_type all, other sizes are rounded up to one)"),
 	/* 0 is valid here: every map filled to its own max_entries. */
 	MB_OPT_NR_ENTRIES(struct map_mem_args, nr_entries, "0", 0, MM_MAX_ENTRIES,
 			  "entries to insert; 0: fill every map to its max_entries"),
@@ -240,6 +244,27 @@ static uint32_t refused_flags(const struct mb_map_type_info *t, uint32_t flags)
 	return flags & ~ok;
 }
 
+/* Streaming types have fixed key and value sizes; a ring's size is bytes of whole pages. */
+static int check_stream(struct mb_run *run, const struct mb_map_type_info *t)
+{
+	const struct map_mem_args *a = run->args;
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (mb_run_opt_given(run, "key_size") && (t->ring || a->key_size != 4))
+		return mb_run_usage(run, t->ring ? "--key_size %u: %s has no key (leave it out)" :
+				    "--key_size %u: %s keys are 4-byte indexes (must be 4)",
+				    a->key_size, t->name);
+	if (mb_run_opt_given(run, "value_size") && (t->ring || a->value_size != 4))
+		return mb_run_usage(run, t->ring ? "--value_size %u: %s has no value (leave it out)" :
+				    "--value_size %u: %s values are perf event fds (must be 4)",
+				    a->value_size, t->name);
+	for (uint32_t i = 0; t->ring && mb_run_opt_given(run, "max_entries") && i < a->sizes.n; i++)
+		if (!mm_ring_size_ok(a->sizes.v[i]))
+			return mb_run_usage(run, "--max_entries %u: %s sizes are bytes, a power of two from %ld (the page size) to %u",
+					    a->sizes.v[i], t->name, page, MM_MAX_ENTRIES);
+	return 0;
+}
+
 /* Explicitly named types must take the sizes and flags given; "all" adapts them per type. */
 static int check_type(struct mb_run *run, const struct mb_map_type_info *t, bool strict)
 {
@@ -249,6 +274,8 @@ static int check_type(struct mb_run *run, const struct mb_map_type_info *t, bool
 
 	if (!strict)
 		return 0;
+	if (t->stream)
+		return check_stream(run, t);
 	if (mb_run_opt_given(run, "key_size") && t->array && a->key_size != 4)
 		return mb_run_usage(run, "--key_size %u: %s keys are 4-byte indexes (must be 4)",
 				    a->key_size, t->name);
@@ -294,6 +321,8 @@ static int map_mem_validate(struct mb_run *run)
 		if (err)
 			return err;
 		taken |= a->map_flags & ~refused_flags(t, a->map_flags);
+		if (t->stream)
+			continue;	/* nothing is inserted */
 		/* Distinct keys need enough key bytes (sizes only: no buffers yet). */
 		l = (struct mm_layout){ .t = t, .key_size = t->array ? 4 :
 			t->type == BPF_MAP_TYPE_LPM_TRIE ? 4 + a->key_size :
@@ -549,6 +578,10 @@ static void measure(struct mb_run *run, struct mm_state *st, struct mm_layout *l
 		r->created = delta(u.charged, base.charged);
 		r->usage_created = delta(u.usage, base.usage);
 	}
+	/* A streaming map is allocated whole at creation; only BPF or a producer writes it. */
+	r->fill_reason = mm_fill_reason(l->t);
+	if (r->fill_reason)
+		goto close;
 
 	phase(r->nr, l->chunk, "map-mem: %s, %u entries: filling", l->t->name, max_entries);
 	t0 = mb_now_ns();
@@ -611,6 +644,19 @@ static struct mb_json *wait_json(const struct mb_memcg_wait *w, bool waited)
 	return o;
 }
 
+/* A streaming map's row: nothing inserted, memlock compared with the charge at creation. */
+static void stream_row_json(struct mb_json *o, const struct mm_row *r)
+{
+	mb_json_set(o, "nr_entries", mb_json_null());
+	mb_json_set(o, "entries", mb_json_null());
+	mb_json_set(o, "compared_bytes", num_or_null(r->created));
+	mb_json_set(o, "memlock_error", num_or_null(r->created > 0 ?
+		    (r->memlock_created - r->created) / r->created : NAN));
+	mb_json_set_str(o, "fill_reason", r->fill_reason);
+	mb_json_set(o, "rounded_from", r->rounded_from ? mb_json_number(r->rounded_from) :
+		    mb_json_null());
+}
+
 static struct mb_json *row_json(const struct mm_row *r)
 {
 	struct mb_json *o = mb_json_object();
@@ -653,6 +699,10 @@ static struct mb_json *row_json(const struct mm_row *r)
 	mb_json_set(o, "delete_ms", num_or_null(r->delete_ms));
 	mb_json_set_str(o, "fill_method", r->err && isnan(r->fill_ms) ? NULL :
 				r->fill_batched ? "batch" : "single");
+	if (r->fill_reason) {
+		mb_json_set(o, "fill_method", mb_json_null());
+		stream_row_json(o, r);
+	}
 	return o;
 }
 
@@ -668,6 +718,8 @@ static struct mb_json *type_json(const struct mm_layout *l)
 	mb_json_set(o, "percpu_values_charged", l->t->percpu ?
 		    mb_json_bool(mm_percpu_charged(l)) : mb_json_null());
 	mb_json_set_str(o, "map_flags", flags);
+	if (l->t->stream)
+		mb_json_set_str(o, "stream", l->t->ring ? "ring" : "fd_array");
 	mb_json_set(o, "rows", mb_json_array());
 	return o;
 }
@@ -744,9 +796,13 @@ static int measure_type(struct mb_run *run, struct mm_state *st,
 		mb_json_set_str(tj, "skipped", why);
 	} else {
 		for (uint32_t i = 0; i < a->sizes.n && !mb_interrupted(); i++) {
+			uint32_t asked = a->sizes.v[i];
+			/* Validation refused other ring sizes where the types were named. */
+			uint32_t size = t->ring ? mm_ring_size(asked) : asked;
 			struct mm_row r;
 
-			measure(run, st, &l, a->sizes.v[i], &r);
+			measure(run, st, &l, size, &r);
+			r.rounded_from = size != asked ? asked : 0;
 			row = row_json(&r);
 			mb_run_partial(run, &(struct mm_news){ .kind = MM_NEWS_ROW, .row = row,
 							       .percpu = t->percpu });

@@ -48,6 +48,16 @@ bool mm_percpu_charged(const struct mm_layout *l);
  */
 double mm_percpu_values_bytes(const struct mm_layout *l, uint32_t max_entries, uint64_t entries);
 
+/*
+ * Streaming map types (ringbuf, user_ringbuf, perf_event_array): why fill and delete do not
+ * apply to them ("not applicable: ..."), NULL for the other types.
+ */
+const char *mm_fill_reason(const struct mb_map_type_info *t);
+/* A ring buffer's size: a power of two multiple of the page size, up to 2^26 bytes. */
+bool mm_ring_size_ok(uint32_t bytes);
+/* The smallest valid ring size of at least @bytes (at most 2^26). */
+uint32_t mm_ring_size(uint32_t bytes);
+
 /* Create the map: an fd or -errno. */
 int mm_create(const struct mm_layout *l, uint32_t max_entries);
 /*

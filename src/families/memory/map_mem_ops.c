@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
@@ -16,6 +17,7 @@
 
 #define MM_CHUNK_MAX	1024		/* entries per batch call */
 #define MM_CHUNK_BYTES	(4u << 20)	/* user buffers stay below this */
+#define MM_RING_MAX	(1u << 26)	/* as map-mem's largest --max_entries */
 
 static bool is_lpm(const struct mm_layout *l)
 {
@@ -45,6 +47,38 @@ double mm_percpu_values_bytes(const struct mm_layout *l, uint32_t max_entries, u
 	return (double)l->stride * (double)(mm_percpu_charged(l) ? entries : max_entries);
 }
 
+const char *mm_fill_reason(const struct mb_map_type_info *t)
+{
+	if (!t->stream)
+		return NULL;
+	if (t->type == BPF_MAP_TYPE_USER_RINGBUF)
+		return "not applicable: a user-space producer writes records into the mmap'd ring and BPF drains them; map updates cannot";
+	if (t->ring)
+		return "not applicable: BPF programs write a ring buffer's records (bpf_ringbuf_reserve, bpf_ringbuf_output); map updates cannot";
+	return "not applicable: the slots take perf event fds (perf_event_open); the per-CPU perf rings behind them are perf's memory, not the map's";
+}
+
+static uint32_t page_size(void)
+{
+	long p = sysconf(_SC_PAGESIZE);
+
+	return p > 0 ? (uint32_t)p : 4096;
+}
+
+bool mm_ring_size_ok(uint32_t bytes)
+{
+	return bytes >= page_size() && bytes <= MM_RING_MAX && !(bytes & (bytes - 1));
+}
+
+uint32_t mm_ring_size(uint32_t bytes)
+{
+	uint32_t v = page_size();
+
+	while (v < bytes && v < MM_RING_MAX)
+		v <<= 1;
+	return v;
+}
+
 int mm_layout_init(struct mm_layout *l, const struct mb_map_type_info *t, uint32_t key_size,
 		   uint32_t value_size, uint32_t flags, int inner_fd)
 {
@@ -56,7 +90,9 @@ int mm_layout_init(struct mm_layout *l, const struct mb_map_type_info *t, uint32
 		return cpus;
 	l->t = t;
 	l->inner_fd = inner_fd;
-	if (t->array)
+	if (t->ring)
+		l->key_size = 0;	/* ring buffers have neither key nor value */
+	else if (t->array)
 		l->key_size = sizeof(uint32_t);
 	else if (t->type == BPF_MAP_TYPE_LPM_TRIE)
 		l->key_size = sizeof(uint32_t) + (key_size < MM_LPM_MAX_DATA ? key_size :
@@ -65,7 +101,13 @@ int mm_layout_init(struct mm_layout *l, const struct mb_map_type_info *t, uint32
 		l->key_size = 0;
 	else
 		l->key_size = key_size;
-	l->value_size = t->map_in_map ? sizeof(uint32_t) : value_size;
+	/* Map-in-map values are map fds, perf_event_array's perf event fds. */
+	if (t->ring)
+		l->value_size = 0;
+	else if (t->map_in_map || t->stream)
+		l->value_size = sizeof(uint32_t);
+	else
+		l->value_size = value_size;
 	l->flags = flags & t->flags_ok;
 	if (is_lpm(l))
 		l->flags |= BPF_F_NO_PREALLOC;	/* the only way the kernel makes LPM tries */
@@ -80,14 +122,14 @@ int mm_layout_init(struct mm_layout *l, const struct mb_map_type_info *t, uint32
 		l->chunk = 1;
 	/* Two keys at least: counting walks with a key and the next one. */
 	l->keys = malloc(kbytes * (l->chunk < 2 ? 2 : l->chunk));
-	l->values = malloc((size_t)l->stride * l->chunk);
+	l->values = malloc(l->stride ? (size_t)l->stride * l->chunk : 1);
 	if (!l->keys || !l->values) {
 		mm_layout_free(l);
 		return -ENOMEM;
 	}
 	/* Touch every page now: page faults later would be charged to the measured cgroup. */
 	memset(l->keys, 0, kbytes * (l->chunk < 2 ? 2 : l->chunk));
-	memset(l->values, 0, (size_t)l->stride * l->chunk);
+	memset(l->values, 0, l->stride ? (size_t)l->stride * l->chunk : 1);
 	return 0;
 }
 

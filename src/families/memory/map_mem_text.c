@@ -88,10 +88,25 @@ void mm_print_header(FILE *f, const char *type, const struct mb_json *tj,
 		"vs charged", "deleted", "(released)", "closed", "(released)", "fill", "delete");
 }
 
+/*
+ * A streaming map's row: no entries, fill and delete not applicable ("n/a"), memlock at
+ * creation. The other columns as the other types have them.
+ */
+static void stream_cols(const struct mb_json *row, char *ent, char *fl, char *ml, char *del,
+			char *ft, char *dt, size_t len)
+{
+	snprintf(ent, len, "n/a");
+	snprintf(fl, len, "n/a");
+	mem_format_bytes(num(row, "memlock_created_bytes"), ml, len);
+	snprintf(del, len, "n/a");
+	snprintf(ft, len, "n/a");
+	snprintf(dt, len, "n/a");
+}
+
 void mm_print_row(FILE *f, const struct mb_json *row, bool percpu, const struct mb_json *extra)
 {
 	char c[32], fl[32], ml[32], del[32], dw[40], cl[32], cw[40], bpe[32], err[32], pc[32];
-	char ft[32], dt[32];
+	char ft[32], dt[32], ent[32];
 	bool waiting = num(extra, "release_timeout_ms") > 0;
 	bool memcg = mb_json_is(mb_json_get(row, "memcg_reason"), MB_JSON_NULL);
 	double filled = num(row, "filled_bytes"), entries = num(row, "entries");
@@ -131,14 +146,51 @@ void mm_print_row(FILE *f, const struct mb_json *row, bool percpu, const struct 
 	}
 	fmt_time(num(row, "fill_ms"), ft, sizeof(ft));
 	fmt_time(num(row, "delete_ms"), dt, sizeof(dt));
-	fprintf(f, "%11.0f %9.0f %11s %11s %11s %9s %11s %10s %11s %-12s %11s %-12s %8s %8s\n",
-		num(row, "max_entries"), entries, c, fl, pc, bpe, ml, err, del, dw, cl, cw, ft, dt);
+	snprintf(ent, sizeof(ent), "%.0f", entries);
+	if (mb_json_str(mb_json_get(row, "fill_reason"), NULL))
+		stream_cols(row, ent, fl, ml, del, ft, dt, sizeof(ent));
+	fprintf(f, "%11.0f %9s %11s %11s %11s %9s %11s %10s %11s %-12s %11s %-12s %8s %8s\n",
+		num(row, "max_entries"), ent, c, fl, pc, bpe, ml, err, del, dw, cl, cw, ft, dt);
+}
+
+/* Ring sizes rounded up from the sizes asked, as " (sizes rounded up ...: 10000 -> 16384)". */
+static void print_rounded(FILE *f, const struct mb_json *rows)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < mb_json_len(rows); i++) {
+		const struct mb_json *r = mb_json_at(rows, i);
+
+		if (isnan(num(r, "rounded_from")))
+			continue;
+		fprintf(f, "%s%.0f -> %.0f", n++ ? ", " : "; sizes rounded up to a power of two multiple of the page size: ",
+			num(r, "rounded_from"), num(r, "max_entries"));
+	}
+}
+
+/* What a streaming map's figures hold, and why fill and delete are n/a. */
+static void print_stream_note(FILE *f, const char *type, const struct mb_json *tj)
+{
+	if (!strcmp(mb_json_str(mb_json_get(tj, "stream"), ""), "ring")) {
+		fprintf(f, "%11s %s: max_entries is the ring's bytes; the whole ring (its data pages, mapped twice, and its position pages) is allocated and charged at creation; fill, delete: n/a (only BPF programs or a user-space producer write records); memlock and vs charged: at creation",
+			"note:", type);
+		print_rounded(f, mb_json_get(tj, "rows"));
+		fprintf(f, "\n");
+		return;
+	}
+	fprintf(f, "%11s %s: an array of perf event fds (libbpf's perf_buffer makes one slot per CPU), charged at creation; fill, delete: n/a (slots take perf_event_open fds); the per-CPU perf rings are perf's memory (perf_event_open, mmap), not the map's, and are not in these figures\n",
+		"note:", type);
 }
 
 void mm_print_note(FILE *f, const char *type, const struct mb_json *tj)
 {
 	const struct mb_json *charged = mb_json_get(tj, "percpu_values_charged");
 
+	if (mb_json_str(mb_json_get(tj, "stream"), NULL) &&
+	    !mb_json_str(mb_json_get(tj, "skipped"), NULL)) {
+		print_stream_note(f, type, tj);
+		return;
+	}
 	if (!mb_json_is(charged, MB_JSON_BOOL) || mb_json_str(mb_json_get(tj, "skipped"), NULL))
 		return;
 	if (mb_json_truthy(charged))
