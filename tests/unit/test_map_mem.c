@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include <linux/bpf.h>
@@ -66,8 +67,13 @@ static void test_map_types(void **state)
 	/* Printed in the table's order, whatever order was given. */
 	expect_ok("map-mem", "map_type", "lpm_trie,hash,bloom_filter", "hash,lpm_trie,bloom_filter");
 	expect_ok("map-mem", "map_type",
-		  "hash,percpu_hash,lru_hash,lru_percpu_hash,array,percpu_array,array_of_maps,hash_of_maps,lpm_trie,bloom_filter",
+		  "hash,percpu_hash,lru_hash,lru_percpu_hash,array,percpu_array,array_of_maps,hash_of_maps,lpm_trie,bloom_filter,ringbuf,user_ringbuf,perf_event_array",
 		  "all");
+	/* The ten non-streaming types are not all of them. */
+	expect_ok("map-mem", "map_type",
+		  "hash,percpu_hash,lru_hash,lru_percpu_hash,array,percpu_array,array_of_maps,hash_of_maps,lpm_trie,bloom_filter",
+		  "hash,percpu_hash,lru_hash,lru_percpu_hash,array,percpu_array,array_of_maps,hash_of_maps,lpm_trie,bloom_filter");
+	expect_ok("map-mem", "map_type", "user_ringbuf,ringbuf", "ringbuf,user_ringbuf");
 	expect_bad("map-mem", "map_type", "tree", "--map_type tree: must be all, or names joined by ',': hash, percpu_hash");
 	expect_bad("map-mem", "map_type", "hash,", "ends with ','");
 	expect_bad("map-mem", "map_type", ",hash", "(an empty or overlong name)");
@@ -161,6 +167,42 @@ static void test_layouts(void **state)
 	mm_layout_free(&l);
 }
 
+/* Streaming maps: fixed sizes, a reason for the missing fill, ring sizes of whole pages. */
+static void test_stream(void **state)
+{
+	uint32_t page = (uint32_t)sysconf(_SC_PAGESIZE);
+	struct mm_layout l;
+
+	(void)state;
+	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("ringbuf"), 16, 64, 0, -1), 0);
+	assert_int_equal(l.key_size, 0);
+	assert_int_equal(l.value_size, 0);
+	mm_layout_free(&l);
+	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("perf_event_array"), 16, 64,
+					BPF_F_NUMA_NODE | BPF_F_RDONLY_PROG, -1), 0);
+	assert_int_equal(l.key_size, 4);
+	assert_int_equal(l.value_size, 4);
+	assert_int_equal(l.flags, BPF_F_NUMA_NODE);
+	mm_layout_free(&l);
+	assert_non_null(strstr(mm_fill_reason(mb_map_type_by_name("ringbuf")), "not applicable"));
+	assert_non_null(strstr(mm_fill_reason(mb_map_type_by_name("user_ringbuf")), "user-space"));
+	assert_non_null(strstr(mm_fill_reason(mb_map_type_by_name("perf_event_array")),
+			       "perf's memory"));
+	assert_null(mm_fill_reason(mb_map_type_by_name("array")));
+	assert_true(mm_ring_size_ok(page));
+	assert_true(mm_ring_size_ok(1u << 20));
+	assert_true(mm_ring_size_ok(1u << 26));
+	assert_false(mm_ring_size_ok(1u << 27));
+	assert_false(mm_ring_size_ok(page / 2));
+	assert_false(mm_ring_size_ok(3 * page));
+	assert_false(mm_ring_size_ok(0));
+	assert_int_equal(mm_ring_size(1), page);
+	assert_int_equal(mm_ring_size(page), page);
+	assert_int_equal(mm_ring_size(page + 1), 2 * page);
+	assert_int_equal(mm_ring_size(10000), page >= 16384 ? page : 16384);
+	assert_int_equal(mm_ring_size(1u << 26), 1u << 26);
+}
+
 /* Per-CPU values: in the charge only when allocated on insert; slots or entries present. */
 static void test_percpu_values(void **state)
 {
@@ -196,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_flags_and_ranges),
 		cmocka_unit_test(test_layouts),
 		cmocka_unit_test(test_percpu_values),
+		cmocka_unit_test(test_stream),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,13 @@ static void test_types(void **state)
 	assert_true(mb_map_type_by_name("hash_of_maps")->map_in_map);
 	assert_null(mb_map_type_by_name("tree"));
 	assert_string_equal(mb_map_type_by_type(BPF_MAP_TYPE_LPM_TRIE)->name, "lpm_trie");
+	/* Streaming maps: ring buffers size their ring in bytes, the perf event array is slots. */
+	assert_true(mb_map_type_by_name("ringbuf")->ring);
+	assert_true(mb_map_type_by_name("user_ringbuf")->stream);
+	assert_int_equal(mb_map_type_by_name("user_ringbuf")->type, BPF_MAP_TYPE_USER_RINGBUF);
+	assert_true(mb_map_type_by_name("perf_event_array")->stream);
+	assert_false(mb_map_type_by_name("perf_event_array")->ring);
+	assert_false(mb_map_type_by_name("hash")->stream);
 	mb_map_type_names(names, sizeof(names));
 	assert_non_null(strstr(names, "hash, percpu_hash, lru_hash"));
 }
