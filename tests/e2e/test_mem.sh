@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# Memory benches: htab-mem (three use cases, preallocated and not), map-mem (every map type),
+# Memory benches: htab-mem (three use cases, preallocated and not), map-mem (every map type,
+# the streaming ones charged at creation only),
 # memory accounting with and without a memory cgroup, every bad-input path, and no cgroup left
 # behind: after success, errors, SIGINT and SIGTERM.
 . "$(dirname "$0")/lib.sh"
@@ -108,17 +109,26 @@ jq_check "map-mem without memcg: memlock only, reason per row" "$OUT" \
 	'[.results[0].extra.footprint[].rows[] | .created_bytes == null and .memlock_filled_bytes > 0 and (.memcg_reason | test("no memory cgroup"))] | all'
 
 # ---- map-mem: every map type at two sizes ----
+# Ring sizes are whole pages: 1000 and 4000 both round up to one page (4 KiB or larger).
+PG=$(getconf PAGESIZE)
 expect_rc 0 "map-mem every type" map-mem --max_entries 1000,4000 --settle_ms 100 \
 	--release_timeout_ms 3000 --format json
-jq_check "map-mem measured all ten types" "$OUT" '.results[0].extra.footprint | length == 10'
+jq_check "map-mem measured all thirteen types, three of them streaming" "$OUT" \
+	'.results[0].extra.footprint | length == 13 and ([.[] | select(.stream)] | length == 3)'
 jq_check "two rows per type, none failed" "$OUT" \
 	'[.results[0].extra.footprint[] | (.rows | length == 2) and ([.rows[].error] | all(. == null))] | all'
 jq_check "every row has memlock and entries" "$OUT" \
-	'[.results[0].extra.footprint[].rows[] | .memlock_filled_bytes > 0 and .entries > 0] | all'
+	'[.results[0].extra.footprint[] | select(.stream == null) | .rows[] | .memlock_filled_bytes > 0 and .entries > 0] | all'
+jq_check "ring sizes rounded up to a page multiple, said so; the perf event array as asked" "$OUT" \
+	".results[0].extra.footprint as \$f | ([\$f.ringbuf, \$f.user_ringbuf | .rows | map(.max_entries) == [$PG, $PG] and map(.rounded_from) == [1000, 4000]] | all) and (\$f.perf_event_array.rows | map(.max_entries) == [1000, 4000] and map(.rounded_from) == [null, null])"
+jq_check "streaming maps: memlock at creation, nothing filled" "$OUT" \
+	'[.results[0].extra.footprint[] | select(.stream) | .rows[] | .memlock_created_bytes > 0 and .filled_bytes == null and (.fill_reason | test("^not applicable: "))] | all'
 if [ "$MEMCG" = true ]; then
 	F='.results[0].extra.footprint'
 	jq_check "every map is charged, more at 4000 than at 1000 entries" "$OUT" \
-		"[$F[] | .rows[0].filled_bytes > 0 and .rows[1].filled_bytes > .rows[0].filled_bytes] | all"
+		"[$F[] | select(.stream == null) | .rows[0].filled_bytes > 0 and .rows[1].filled_bytes > .rows[0].filled_bytes] | all"
+	jq_check "streaming maps are charged at creation; the perf event array more at 4000 slots" "$OUT" \
+		"([$F[] | select(.stream) | .rows[].created_bytes > 0] | all) and ($F.perf_event_array.rows | .[1].created_bytes > .[0].created_bytes)"
 	jq_check "preallocated hash: charged at creation, holds key and value" "$OUT" \
 		"$F.hash.rows[1] | .created_bytes >= 4000 * 12 and .filled_bytes - .created_bytes < 65536"
 	jq_check "preallocated hash: memlock within 10 % of the charge" "$OUT" \
@@ -142,6 +152,39 @@ if [ "$MEMCG" = true ]; then
 	jq_check "no_prealloc: the release wait is reported" "$OUT" \
 		'.results[0].extra.footprint.hash.rows[0].delete_release | .waited_ms >= 0 and (.reached or .settled)'
 fi
+
+# ---- map-mem: ring buffers, allocated whole at creation, never filled from user space ----
+for t in ringbuf user_ringbuf; do
+	expect_rc 0 "map-mem $t of 1 MiB" map-mem --map_type $t --max_entries 1048576 \
+		--settle_ms 100 --release_timeout_ms 3000 --format json
+	R=".results[0].extra.footprint.$t"
+	jq_check "$t: a ring, one row of 1 MiB as asked, no error" "$OUT" \
+		"$R.stream == \"ring\" and $R.key_size == 0 and $R.value_size == 0 and ($R.rows | length == 1) and ($R.rows[0] | .error == null and .max_entries == 1048576 and .rounded_from == null)"
+	jq_check "$t: memlock at creation covers the 1 MiB of data pages" "$OUT" \
+		"$R.rows[0].memlock_created_bytes >= 1048576"
+	jq_check "$t: fill and delete not applicable: null, with the reason" "$OUT" \
+		"$R.rows[0] | .filled_bytes == null and .deleted_bytes == null and .entries == null and .nr_entries == null and .memlock_filled_bytes == null and .fill_ms == null and .delete_ms == null and .fill_method == null and .can_delete == false and (.fill_reason | test(\"^not applicable: \"))"
+	if [ "$MEMCG" = true ]; then
+		jq_check "$t: the creation charge holds the 1 MiB ring, memlock within 10 % of it" "$OUT" \
+			"$R.rows[0] | .created_bytes >= 1048576 and .compared_bytes == .created_bytes and (.memlock_error | fabs < 0.1)"
+		jq_check "$t: released at close (to within 256 KiB)" "$OUT" \
+			"$R.rows[0] | .closed_bytes < 262144 and (.close_release.reached or .close_release.settled)"
+	fi
+	schema_check "$OUT"
+done
+expect_rc 0 "map-mem streaming text" map-mem --map_type ringbuf,perf_event_array \
+	--max_entries 65536 --release_timeout_ms 0
+check "streaming rows: entries, filled, deleted, fill and delete n/a" \
+	bash -c "[ \$(grep -cE '^ +65536 +n/a .* n/a .* n/a .* n/a +n/a\$' '$OUT') -eq 2 ]"
+check "the ring's note: allocated at creation, fill and delete n/a" \
+	grep -q '^ *note: ringbuf: max_entries is the ring.s bytes; the whole ring .* at creation; fill, delete: n/a' "$OUT"
+check "the perf event array's note: the perf rings are not the map's memory" \
+	grep -q "^ *note: perf_event_array: .*the per-CPU perf rings are perf's memory" "$OUT"
+expect_rc 0 "map-mem ringbuf with the default size" map-mem --map_type ringbuf \
+	--release_timeout_ms 0
+RING10K=$(( PG > 16384 ? PG : 16384 ))
+check "the default size is rounded up, and the note says so" grep -q \
+	"sizes rounded up to a power of two multiple of the page size: 10000 -> $RING10K" "$OUT"
 
 expect_rc 0 "map-mem text" map-mem --map_type hash,bloom_filter --max_entries 1000 \
 	--release_timeout_ms 0
@@ -245,6 +288,16 @@ expect_usage "--map_flags 0x100000: no selected map type takes 0x100000" map-mem
 expect_usage "--key_size 1: hash keys of 1 bytes give 256 distinct keys, fewer than the 1000" \
 	map-mem --map_type hash --key_size 1 --max_entries 1000
 expect_usage "-p/--producers 2: this bench needs a single producer" -p2 map-mem
+expect_usage "--max_entries 1000000: ringbuf sizes are bytes, a power of two from $(getconf PAGESIZE) (the page size) to 67108864" \
+	map-mem --map_type ringbuf --max_entries 1M
+expect_usage "--max_entries 12288: user_ringbuf sizes are bytes, a power of two from" \
+	map-mem --map_type hash,user_ringbuf --max_entries 4096,12288
+expect_usage "--max_entries 2048: ringbuf sizes are bytes" map-mem --map_type ringbuf --max_entries 2048
+expect_usage "--key_size 4: ringbuf has no key (leave it out)" map-mem --map_type ringbuf --key_size 4
+expect_usage "--value_size 8: user_ringbuf has no value (leave it out)" \
+	map-mem --map_type user_ringbuf --value_size 8
+expect_usage "--value_size 8: perf_event_array values are perf event fds (must be 4)" \
+	map-mem --map_type perf_event_array --value_size 8
 no_cgroup_left "bad input"
 
 # ---- SIGINT / SIGTERM mid-run: the cgroup goes, partial results are kept ----
