@@ -54,7 +54,7 @@ struct map_mem_args {
 /* One measurement: one map type at one size. Byte figures are above the cgroup's baseline. */
 struct mm_row {
 	uint32_t max_entries, nr;
-	uint32_t rounded_from;		/* ring types: the size asked, if rounded up; else 0 */
+	uint32_t rounded_from;		/* ring types: the size asked if rounded up, or 0 */
 	const char *fill_reason;	/* streaming types: why there is no fill or delete */
 	int err;			/* 0, or why the row has no figures */
 	char why[256];
@@ -214,14 +214,14 @@ static const struct mb_opt map_mem_opts[] = {
 	MB_OPT_CUSTOM_DEF("max_entries", struct map_mem_args, sizes, "10000", parse_sizes,
 			  format_sizes, "1..67108864; up to 16 sizes joined by ',' (a sweep)",
 			  "N[,N...]",
-			  "map sizes; ringbuf, user_ringbuf: bytes, a power of two multiple of the page size (with --map_type all, other sizes are rounded up to one)"),
+			  "map sizes; ringbuf, user_ringbuf: bytes, a power of two multiple of the page size (with --map_type all or the default size, others are rounded up to one)"),
 	/* 0 is valid here: every map filled to its own max_entries. */
 	MB_OPT_NR_ENTRIES(struct map_mem_args, nr_entries, "0", 0, MM_MAX_ENTRIES,
 			  "entries to insert; 0: fill every map to its max_entries"),
 	MB_OPT_KEY_SIZE(struct map_mem_args, key_size, "4", 1, MM_KEY_MAX,
-			"lpm_trie: data bytes after the 4-byte prefix length; arrays: always 4"),
+			"lpm_trie: data bytes after the 4-byte prefix length; arrays: always 4; ring types: none"),
 	MB_OPT_VALUE_SIZE(struct map_mem_args, value_size, "8", 1, MM_VALUE_MAX,
-			  "per CPU for per-CPU maps; map-in-map: always 4, an inner map"),
+			  "per CPU for per-CPU maps; map-in-map: always 4, an inner map; ring types: none"),
 	MB_OPT_MAP_FLAGS(struct map_mem_args, map_flags, "a number, or names joined by '|'",
 			 "for the types that take them (lpm_trie always has no_prealloc)"),
 	MB_OPT_U32_DEF("settle_ms", struct map_mem_args, settle_ms, "1000", 0, 60000, "MS",
@@ -250,13 +250,19 @@ static int check_stream(struct mb_run *run, const struct mb_map_type_info *t)
 	const struct map_mem_args *a = run->args;
 	long page = sysconf(_SC_PAGESIZE);
 
-	if (mb_run_opt_given(run, "key_size") && (t->ring || a->key_size != 4))
-		return mb_run_usage(run, t->ring ? "--key_size %u: %s has no key (leave it out)" :
-				    "--key_size %u: %s keys are 4-byte indexes (must be 4)",
+	bool key = mb_run_opt_given(run, "key_size"), value = mb_run_opt_given(run, "value_size");
+
+	if (key && t->ring)
+		return mb_run_usage(run, "--key_size %u: %s has no key (leave it out)", a->key_size,
+				    t->name);
+	if (key && a->key_size != 4)
+		return mb_run_usage(run, "--key_size %u: %s keys are 4-byte indexes (must be 4)",
 				    a->key_size, t->name);
-	if (mb_run_opt_given(run, "value_size") && (t->ring || a->value_size != 4))
-		return mb_run_usage(run, t->ring ? "--value_size %u: %s has no value (leave it out)" :
-				    "--value_size %u: %s values are perf event fds (must be 4)",
+	if (value && t->ring)
+		return mb_run_usage(run, "--value_size %u: %s has no value (leave it out)",
+				    a->value_size, t->name);
+	if (value && a->value_size != 4)
+		return mb_run_usage(run, "--value_size %u: %s values are perf event fds (must be 4)",
 				    a->value_size, t->name);
 	for (uint32_t i = 0; t->ring && mb_run_opt_given(run, "max_entries") && i < a->sizes.n; i++)
 		if (!mm_ring_size_ok(a->sizes.v[i]))

@@ -172,7 +172,7 @@ static void print_rounded(FILE *f, const struct mb_json *rows)
 static void print_stream_note(FILE *f, const char *type, const struct mb_json *tj)
 {
 	if (!strcmp(mb_json_str(mb_json_get(tj, "stream"), ""), "ring")) {
-		fprintf(f, "%11s %s: max_entries is the ring's bytes; the whole ring (its data pages, mapped twice, and its position pages) is allocated and charged at creation; fill, delete: n/a (only BPF programs or a user-space producer write records); memlock and vs charged: at creation",
+		fprintf(f, "%11s %s: max_entries is the ring's bytes; the whole ring (its data pages, mapped twice, and its meta pages) is allocated and charged at creation; fill, delete: n/a (only BPF programs or a user-space producer write records); memlock and vs charged: at creation",
 			"note:", type);
 		print_rounded(f, mb_json_get(tj, "rows"));
 		fprintf(f, "\n");
