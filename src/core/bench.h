@@ -104,6 +104,10 @@ enum mb_bench_flags {
 	MB_BENCH_EMPTY_OP	 = 1u << 5,	/* the op is empty: the bench is the loop itself */
 	MB_BENCH_HITS_FIGURE	 = 1u << 6,	/* throughput counts hits (records delivered), not
 						 * ops (attempts, drops included) */
+	MB_BENCH_SELF_INTERRUPTS = 1u << 7,	/* the op raises interrupts on its own CPU (a
+						 * consumer's wake-up), whose time the thread's CPU
+						 * clock leaves out: judge preemption by in-kernel
+						 * time */
 };
 
 struct mb_bench {

@@ -165,10 +165,13 @@ bool mb_sample_is_outlier(double x, const struct mb_stats *st, int n)
 
 /*
  * The producers' CPU clocks say whether they lost the CPU whatever drives the bench (in-kernel
- * time leaves out the syscall or trigger path around it); in-kernel time is the fallback.
+ * time leaves out the syscall or trigger path around it); in-kernel time is the fallback, and
+ * the basis where the op interrupts its own CPU: the interrupts' time is not the thread's.
  */
-static enum mb_preempt_basis preempt_basis(const struct mb_summary *sum)
+static enum mb_preempt_basis preempt_basis(const struct mb_run *run, const struct mb_summary *sum)
 {
+	if (sum->has_kernel && (run->bench->flags & MB_BENCH_SELF_INTERRUPTS))
+		return MB_PREEMPT_KERNEL;
 	if (sum->sum.cpu_ns)
 		return MB_PREEMPT_CPU;
 	return sum->has_kernel ? MB_PREEMPT_KERNEL : MB_PREEMPT_NONE;
@@ -195,7 +198,7 @@ static void flag_samples(struct mb_run *run, struct mb_summary *sum, struct mb_s
 
 	if (mb_stats_compute(primary, (size_t)sum->n, &pst))
 		memset(&pst, 0, sizeof(pst));
-	sum->preempt_basis = preempt_basis(sum);
+	sum->preempt_basis = preempt_basis(run, sum);
 	sum->ref_median = run_ref_median(ms, sum->n);
 	for (int i = 0; i < run->nr_samples; i++)
 		run->samples[i].preempt_ratio = mb_sample_preempt_ratio(&run->samples[i],
