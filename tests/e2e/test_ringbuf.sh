@@ -106,6 +106,18 @@ warnings_check "rb-libbpf: warnings are measured machine conditions only" "$OUT"
 expect_rc 0 "pb-custom csv" "${FAST[@]}" pb-custom --rb-sampled --format csv
 check "csv has a header and a row" [ "$(wc -l <"$OUT")" -ge 2 ]
 
+# ---- preemption: a producer's own wake-ups are no lost CPU; a busy loop beside it is ----
+expect_rc 0 "rb-libbpf, a wake-up per record, pinned" -w0 -d5 --interval_ms 200 \
+	--prod-affinity 1 --cons-affinity 0 rb-libbpf --format json
+jq_check "judged on in-kernel time" "$OUT" "$R.summary.noise_checks.preempted.basis == \"kernel\""
+cp "$OUT" "$TMP/quiet.json"
+busy_start 1
+expect_rc 0 "rb-custom beside a busy loop on the producer's CPU" -w0 -d10 --interval_ms 200 \
+	--prod-affinity 1 --cons-affinity 0 rb-custom --rb-sampled --format json
+busy_stop
+jq_check "half the samples or more flagged preempted (a busy loop takes half the CPU)" "$OUT" \
+	"$R.summary.noise.preempted >= 5"
+
 # ---- bad input: one line, exit 2, nothing made ----
 expect_usage "--rb-size 5000: must be a power of two from 4096" rb-libbpf --rb-size 5000
 expect_usage "--rb-size 2048: must be 4096.." rb-custom --rb-size 2048
