@@ -193,35 +193,6 @@ struct mb_json *mb_preflight_collect(const struct mb_preflight_in *in, int *warn
 	return checks;
 }
 
-/* The whole of /proc/stat (its size is not known ahead: a line per CPU, one per interrupt). */
-static char *read_proc_stat(void)
-{
-	size_t len = 0, cap = 16384;
-	char *buf = malloc(cap), *grown;
-	FILE *f = fopen("/proc/stat", "re");
-	size_t n;
-
-	if (!f || !buf) {
-		if (f)
-			fclose(f);
-		free(buf);
-		return NULL;
-	}
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len > 1)
-			continue;
-		grown = realloc(buf, cap * 2);
-		if (!grown)
-			break;
-		buf = grown;
-		cap *= 2;
-	}
-	fclose(f);
-	buf[len] = '\0';
-	return buf;
-}
-
 /* Two readings of /proc/stat, MB_PREFLIGHT_WINDOW_MS apart; mapbench only sleeps meanwhile. */
 static void watch_cpus(char **before, char **after)
 {
@@ -230,10 +201,10 @@ static void watch_cpus(char **before, char **after)
 		.tv_nsec = (MB_PREFLIGHT_WINDOW_MS % 1000) * 1000000L,
 	};
 
-	*before = read_proc_stat();
+	*before = mb_read_file("/proc/stat");
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
-	*after = *before ? read_proc_stat() : NULL;
+	*after = *before ? mb_read_file("/proc/stat") : NULL;
 }
 
 int mb_preflight(struct mb_env *env, const struct mb_preflight_use *use)
