@@ -69,6 +69,15 @@ done
 expect_rc 0 "pb-libbpf, a wake-up per record" -w0 -d600 --interval_ms 100 pb-libbpf \
 	--rb-records 20000 --format json
 records_ok "pb-libbpf" 20000
+cp "$OUT" "$TMP/pb-every.json"
+expect_rc 0 "pb-libbpf, sampled wake-ups" -w0 -d600 --interval_ms 100 pb-libbpf --rb-sampled \
+	--rb-records 200000 --format json
+if jq -e "$R.extra.interrupts == null" "$TMP/pb-every.json" >/dev/null; then
+	pass "no IRQ work count on this machine: nothing to compare"
+else
+	check "IRQ work interrupts per record fall tenfold or more with sampled wake-ups" \
+		awk "BEGIN { exit !($(jq "$R.extra.interrupts.irq_work_per_record" "$TMP/pb-every.json") > 10 * $(jq "$R.extra.interrupts.irq_work_per_record" "$OUT")) }"
+fi
 for b in rb-libbpf pb-custom; do
 	expect_rc 0 "$b --rb-b2b" -w0 -d600 --interval_ms 100 "$b" --rb-b2b --rb-records 50000 \
 		--format json

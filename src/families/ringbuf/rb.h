@@ -78,6 +78,9 @@ struct rb_state {
 	uint64_t last_received;		/* rb_live_measure's last reading */
 	uint64_t last_wakeups;
 	uint64_t kernel_lost;		/* perf buffer: the kernel's count of samples it lost */
+	int irq_work_err;		/* reading the IRQ work count at set-up: 0 or -errno */
+	uint64_t irq_work0;		/* that count, all CPUs */
+	uint64_t irq_work_t0;		/* and when it was read */
 };
 
 /* One writer, read by the sampler. */

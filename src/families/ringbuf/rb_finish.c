@@ -6,6 +6,7 @@
 
 #include "core/runner.h"
 #include "rb.h"
+#include "sys/interrupts.h"
 #include "util/json.h"
 
 static const char *api_name(const struct rb_state *st, const struct rb_args *a)
@@ -39,6 +40,30 @@ static void buffer_json(struct mb_run *run, const struct rb_state *st)
 	mb_json_set_bool(o, "back_to_back", a->b2b);
 }
 
+/*
+ * The IRQ work interrupts over the run, all CPUs: a ring or perf buffer wakes its consumer by
+ * irq_work on the producer's CPU, and on a virtual machine each one can cost microseconds.
+ */
+static void interrupts_json(struct mb_run *run, const struct rb_state *st)
+{
+	struct mb_json *extra = mb_run_extra(run), *o;
+	uint64_t now = mb_now_ns(), count, received = st->check.received;
+	int err = st->irq_work_err ? st->irq_work_err : mb_interrupts_read(MB_IRQ_WORK, &count);
+
+	if (err || count < st->irq_work0 || now <= st->irq_work_t0) {
+		mb_json_set(extra, "interrupts", mb_json_null());
+		return;
+	}
+	o = mb_json_child(extra, "interrupts");
+	mb_json_set_str(o, "source", "/proc/interrupts: " MB_IRQ_WORK ", all CPUs");
+	mb_json_set(o, "irq_work", mb_json_uint(count - st->irq_work0));
+	mb_json_set_num(o, "irq_work_per_second",
+			(double)(count - st->irq_work0) * 1e9 / (double)(now - st->irq_work_t0));
+	mb_json_set(o, "irq_work_per_record", received ?
+			mb_json_number((double)(count - st->irq_work0) / (double)received) :
+			mb_json_null());
+}
+
 void rb_finish(struct mb_run *run)
 {
 	const struct rb_args *a = run->args;
@@ -66,4 +91,5 @@ void rb_finish(struct mb_run *run)
 	rb_result_consumer(run, a->b2b ? "back-to-back: the producer takes its own records after each batch" :
 					 st->consumer_name);
 	buffer_json(run, st);
+	interrupts_json(run, st);
 }

@@ -13,6 +13,7 @@
 #include "core/kloop.h"
 #include "core/runner.h"
 #include "rb.h"
+#include "sys/interrupts.h"
 #include "sys/probe.h"
 #include "util/log.h"
 
@@ -52,6 +53,9 @@ int rb_setup(struct mb_run *run, enum rb_kind kind)
 	err = check_init(run, st);
 	if (err)
 		return err;
+	/* The wake-ups' interrupts, whose count the run's own can be told from (rb_finish). */
+	st->irq_work_err = mb_interrupts_read(MB_IRQ_WORK, &st->irq_work0);
+	st->irq_work_t0 = mb_now_ns();
 	run->runner = "kernel-loop";
 	return 0;
 }

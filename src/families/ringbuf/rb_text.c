@@ -65,6 +65,14 @@ static void records_line(FILE *f, const struct mb_json *o)
 		mb_json_truthy(mb_json_get(o, "checksum_ok")) ? "" : ", sequence checksums differ");
 }
 
+static void interrupts_line(FILE *f, const struct mb_json *o)
+{
+	if (!mb_json_is(o, MB_JSON_OBJECT))
+		return;
+	fprintf(f, "Interrupts: %.0f IRQ work interrupts per second, %.4f per record received (the wake-ups; all CPUs)\n",
+		num(o, "irq_work_per_second"), num(o, "irq_work_per_record"));
+}
+
 static void latency_line(FILE *f, const struct mb_json *o)
 {
 	if (!mb_json_is(o, MB_JSON_OBJECT))
@@ -80,6 +88,7 @@ static void rb_notes(FILE *f, const struct mb_run *run)
 		return;
 	buffer_line(f, mb_json_get(run->extra, "buffer"));
 	consumer_line(f, mb_json_get(run->extra, "consumer"));
+	interrupts_line(f, mb_json_get(run->extra, "interrupts"));
 	records_line(f, mb_json_get(run->extra, "records"));
 	latency_line(f, mb_json_get(run->extra, "latency"));
 }
