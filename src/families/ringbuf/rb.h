@@ -12,6 +12,7 @@
 #ifndef MB_RB_H
 #define MB_RB_H
 
+#include <errno.h>
 #include <linux/types.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -87,6 +88,22 @@ struct rb_state {
 static inline void rb_count_wakeup(struct rb_state *st)
 {
 	__atomic_store_n(&st->wakeups, st->wakeups + 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * What a libbpf poll (@timeout_ms >= 0) or consume returned, @n, as a take returns it: the
+ * records it checked since @before (st->check.received then), and a wake-up when a poll found
+ * records. An interrupted poll took nothing.
+ */
+static inline int rb_libbpf_took(struct rb_state *st, int n, int timeout_ms, uint64_t before)
+{
+	if (n == -EINTR)
+		return 0;
+	if (n < 0)
+		return n;
+	if (n > 0 && timeout_ms >= 0)
+		rb_count_wakeup(st);
+	return (int)(st->check.received - before);
 }
 
 /* rb_opts.c */

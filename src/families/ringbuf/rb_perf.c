@@ -259,13 +259,7 @@ static int perf_take(struct rb_state *st, int timeout_ms)
 		return custom_take(st, pf, timeout_ms);
 	n = timeout_ms >= 0 ? perf_buffer__poll(pf->lib, timeout_ms) :
 			      perf_buffer__consume(pf->lib);
-	if (n == -EINTR)
-		return 0;
-	if (n < 0)
-		return n;
-	if (n > 0 && timeout_ms >= 0)
-		rb_count_wakeup(st);
-	return (int)(st->check.received - before);
+	return rb_libbpf_took(st, n, timeout_ms, before);
 }
 
 static void perf_release(struct rb_state *st)

@@ -191,13 +191,7 @@ static int ring_take(struct rb_state *st, int timeout_ms)
 	if (st->kind == RB_CUSTOM)
 		return custom_take(st, r, timeout_ms);
 	n = timeout_ms >= 0 ? ring_buffer__poll(r->lib, timeout_ms) : ring_buffer__consume(r->lib);
-	if (n == -EINTR)
-		return 0;
-	if (n < 0)
-		return n;
-	if (n > 0 && timeout_ms >= 0)
-		rb_count_wakeup(st);
-	return (int)(st->check.received - before);
+	return rb_libbpf_took(st, n, timeout_ms, before);
 }
 
 static void ring_release(struct rb_state *st)
