@@ -136,6 +136,8 @@ struct mb_bench {
 	 * then it takes what is left and returns. Publishes its counters like a producer.
 	 */
 	int (*consumer)(struct mb_run *run, struct mb_producer *c);
+	/* MB_BENCH_CONSUMERS: consumers when -c is not given, from the options (NULL: 1). */
+	int (*default_consumers)(const struct mb_run *run);
 	/* Optional: adjust a sample after the runner filled its counter deltas. */
 	void (*measure)(struct mb_run *run, struct mb_sample *s);
 	/* Benches that are not sampled over time do their whole work here. */

@@ -113,11 +113,14 @@ static int consumer_cpu(const struct mb_env *env, int i)
 	return cpu;
 }
 
-int mb_run_nr_consumers(const struct mb_bench *bench, const struct mb_env *env)
+/* The consumers a run has: -c, or for a bench with consumers the number it takes by default. */
+static int nr_consumers(const struct mb_run *run)
 {
-	if (!(bench->flags & MB_BENCH_CONSUMERS))
-		return (int)env->consumers;
-	return env->consumers_given ? (int)env->consumers : 1;
+	const struct mb_bench *b = run->bench;
+
+	if (!(b->flags & MB_BENCH_CONSUMERS) || run->env->consumers_given)
+		return (int)run->env->consumers;
+	return b->default_consumers ? b->default_consumers(run) : 1;
 }
 
 static int assign_cpus(struct mb_run *run)
@@ -170,7 +173,7 @@ int mb_run_validate(struct mb_run *run)
 		return mb_run_usage(run, "-c/--consumers %u: this bench has no consumers (must be 0)",
 				    env->consumers);
 	/* How many a bench with consumers takes, its validate hook says. */
-	run->nr_consumers = mb_run_nr_consumers(b, env);
+	run->nr_consumers = nr_consumers(run);
 	if (env->net && (b->flags & MB_BENCH_EMPTY_OP))
 		return mb_run_usage(run, "--net: this bench is the empty loop whose cost --net subtracts (its net figure is 0 by construction); run it without --net");
 	if ((b->flags & MB_BENCH_SINGLE_PRODUCER) && env->producers > 1)

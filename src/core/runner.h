@@ -25,8 +25,6 @@ int mb_run_validate(struct mb_run *run);
  * scheduler places them).
  */
 int mb_run_producer_cpu(const struct mb_env *env, int nr_consumers, int i);
-/* The consumers @bench runs with under @env: -c, or 1 for a bench with consumers. */
-int mb_run_nr_consumers(const struct mb_bench *bench, const struct mb_env *env);
 
 /* Probe, set up, sample, finish, tear down. The outcome is in run->status. */
 void mb_run_execute(struct mb_run *run);

@@ -24,6 +24,7 @@ kernel_summarize() {
 }
 KERNEL_LINE='^[a-z-]+ +[0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+M/s \(drops [0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+M/s\)$'
 matches() { [[ $1 =~ $2 ]]; }
+jq_true() { jq -e "$1" "$OUT" >/dev/null; }
 
 # ---- the benches are listed ----
 expect_rc 0 "--list" --list
@@ -99,6 +100,23 @@ jq_check "the short run warns that the producers did not make their records" "$O
 jq_check "and what they did make is still accounted for" "$OUT" \
 	"$R.extra.records.ok and $R.extra.records.attempted < 10000000"
 
+# The kernel's producer-alone mode (--rb-bench-producer, -c 0 by default) and overwrite mode.
+expect_rc 0 "rb-libbpf --rb-bench-producer" -w0 -d600 --interval_ms 100 rb-libbpf \
+	--rb-bench-producer --rb-records 100000 --format json
+jq_check "no consumer: what was made is the hits, nothing is received" "$OUT" \
+	"$R.config.consumers == 0 and $R.extra.records.received == null and $R.extra.records.ok and $R.extra.records.attempted == 100000 and $R.summary.totals.hits == $R.extra.records.made and $R.extra.consumer == null"
+jq_check "without a consumer a 512 KiB ring holds 32767 records of 16 bytes, the rest drop" "$OUT" \
+	"$R.extra.records.made == 32767 and $R.extra.records.dropped == 100000 - 32767"
+run -w0 -d600 --interval_ms 100 rb-libbpf --rb-bench-producer --rb-overwrite --rb-records 100000 \
+	--format json
+if [ "$rc" -eq 77 ]; then
+	check "--rb-overwrite on a kernel without it: skipped, saying so" \
+		jq_true "$R.status == \"skipped\" and ($R.reason | test(\"no overwrite mode\"))"
+else
+	jq_check "--rb-overwrite: nothing dropped, every record overwrites the oldest" "$OUT" \
+		"$R.status == \"ok\" and $R.extra.records.dropped == 0 and $R.extra.records.made == 100000"
+fi
+
 # ---- the figures: latency from the stamps, the consumer's cost, in-kernel time ----
 expect_rc 0 "rb-libbpf json" "${FAST[@]}" -a rb-libbpf --format json
 jq_check "latency: sampled 1 in 64, ordered percentiles" "$OUT" \
@@ -144,6 +162,11 @@ expect_usage "--rb-use-output: not for the perf buffer benches" pb-custom --rb-u
 expect_usage "--perfbuf-sz: not for the ring buffer benches" rb-libbpf --perfbuf-sz 8
 expect_usage "--rb-size: not for the perf buffer benches" pb-libbpf --rb-size 8192
 expect_usage "--rb-b2b: back-to-back mode is for a single producer (-p 1)" -p2 rb-libbpf --rb-b2b
+expect_usage "--rb-overwrite: only with --rb-bench-producer" rb-libbpf --rb-overwrite
+expect_usage "--rb-bench-producer: only for rb-libbpf" rb-custom --rb-bench-producer
+expect_usage "-c/--consumers 1: must be 0 with --rb-bench-producer" -c1 rb-libbpf --rb-bench-producer
+expect_usage "--rb-sampled: not with --rb-bench-producer" rb-libbpf --rb-bench-producer --rb-sampled
+expect_usage "--rb-b2b: not with --rb-bench-producer" rb-libbpf --rb-bench-producer --rb-b2b
 for b in "${BENCHES[@]}"; do
 	expect_usage "-c/--consumers 0: must be 1" -c0 "$b"
 	expect_usage "-c/--consumers 2: must be 1" -c2 "$b"

@@ -37,6 +37,8 @@ struct rb_args {
 	uint64_t rb_size;	/* ring buffer bytes */
 	uint32_t perfbuf_sz;	/* perf buffer pages per CPU */
 	uint64_t records;	/* records each producer makes, then stops (0: until the end) */
+	bool overwrite;		/* BPF_F_RB_OVERWRITE: a full ring overwrites its oldest records */
+	bool bench_producer;	/* no consumer: hits are the records made */
 };
 
 enum rb_kind {
@@ -109,6 +111,8 @@ static inline int rb_libbpf_took(struct rb_state *st, int n, int timeout_ms, uin
 /* rb_opts.c */
 extern const struct mb_opt rb_opts[];
 int rb_validate(struct mb_run *run);
+/* The consumers without -c: none with --rb-bench-producer, else one. */
+int rb_default_consumers(const struct mb_run *run);
 int pb_validate(struct mb_run *run);
 /* Bytes a record of @rec_size takes in a ring buffer. */
 uint64_t rb_ring_record_bytes(uint32_t rec_size);

@@ -22,6 +22,7 @@ const struct mb_bench _var = {								\
 	.setup = _var##_setup,								\
 	.producer = rb_produce,								\
 	.consumer = rb_consume,								\
+	.default_consumers = rb_default_consumers,					\
 	.measure = rb_live_measure,							\
 	.finish = rb_finish,								\
 	.teardown = rb_teardown,							\

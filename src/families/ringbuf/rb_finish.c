@@ -38,6 +38,8 @@ static void buffer_json(struct mb_run *run, const struct rb_state *st)
 	mb_json_set(o, "sample_rate", a->sampled ? mb_json_number(a->sample_rate) : mb_json_null());
 	mb_json_set_num(o, "batch", a->batch_cnt);
 	mb_json_set_bool(o, "back_to_back", a->b2b);
+	mb_json_set_bool(o, "producers_alone", a->bench_producer);
+	mb_json_set_bool(o, "overwrite", a->overwrite);
 }
 
 /*
@@ -64,6 +66,19 @@ static void interrupts_json(struct mb_run *run, const struct rb_state *st)
 			mb_json_null());
 }
 
+/* --rb-bench-producer: no consumer, so what was made stays in the ring (or is overwritten). */
+static void producers_alone_json(struct mb_run *run, uint64_t attempted, uint64_t made,
+				 uint64_t dropped)
+{
+	struct mb_json *o = mb_json_child(mb_run_extra(run), "records");
+
+	mb_json_set(o, "attempted", mb_json_uint(attempted));
+	mb_json_set(o, "made", mb_json_uint(made));
+	mb_json_set(o, "dropped", mb_json_uint(dropped));
+	mb_json_set(o, "received", mb_json_null());
+	mb_json_set_bool(o, "ok", attempted == made + dropped);
+}
+
 void rb_finish(struct mb_run *run)
 {
 	const struct rb_args *a = run->args;
@@ -83,13 +98,19 @@ void rb_finish(struct mb_run *run)
 	}
 	rb_check_verdict(&st->check, made, &v);
 	free(made);
-	rb_result_records(run, attempted, dropped, &v);
+	if (a->bench_producer)
+		producers_alone_json(run, attempted, v.made, dropped);
+	else
+		rb_result_records(run, attempted, dropped, &v);
 	if (st->kind == PB_LIBBPF || st->kind == PB_CUSTOM)
 		mb_json_set(mb_json_get(mb_run_extra(run), "records"), "kernel_lost",
 			    mb_json_uint(st->kernel_lost));
 	rb_result_latency(run, st->check.stamps ? st->check.latency : NULL);
-	rb_result_consumer(run, a->b2b ? "back-to-back: the producer takes its own records after each batch" :
-					 st->consumer_name);
+	if (a->bench_producer)
+		mb_json_set(mb_run_extra(run), "consumer", mb_json_null());
+	else
+		rb_result_consumer(run, a->b2b ? "back-to-back: the producer takes its own records after each batch" :
+						 st->consumer_name);
 	buffer_json(run, st);
 	interrupts_json(run, st);
 }

@@ -6,6 +6,7 @@
  * --rb-records). An option that means nothing for a bench is refused, not ignored.
  */
 #include <stddef.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "core/runner.h"
@@ -30,6 +31,10 @@ const struct mb_opt rb_opts[] = {
 		       "BYTES", "Record payload, a multiple of 8 (the kernel bench: 8)"),
 	MB_OPT_U64_DEF("rb-records", struct rb_args, records, "0", 0, UINT64_MAX / 2, "N",
 		       "Each producer makes exactly N records, then stops (0: until the run ends)"),
+	MB_OPT_FLAG_DEF("rb-overwrite", struct rb_args, overwrite,
+			"Overwrite mode: a full ring overwrites its oldest records (BPF_F_RB_OVERWRITE, Linux 6.19 or later; with --rb-bench-producer)"),
+	MB_OPT_FLAG_DEF("rb-bench-producer", struct rb_args, bench_producer,
+			"rb-libbpf: the producers alone, no consumer (-c 0): hits are the records they got in"),
 	MB_OPT_END,
 };
 
@@ -48,11 +53,41 @@ static bool pow2(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
+int rb_default_consumers(const struct mb_run *run)
+{
+	const struct rb_args *a = run->args;
+
+	return a->bench_producer ? 0 : 1;
+}
+
+/* The kernel bench's rules for the producer alone (--rb-bench-producer, --rb-overwrite). */
+static int producer_alone_validate(struct mb_run *run)
+{
+	const struct rb_args *a = run->args;
+
+	if (a->overwrite && !a->bench_producer)
+		return mb_run_usage(run, "--rb-overwrite: only with --rb-bench-producer (libbpf's consumer cannot read an overwriting ring, as in the kernel's bench)");
+	if (!a->bench_producer)
+		return 0;
+	if (strcmp(run->bench->name, "rb-libbpf"))
+		return mb_run_usage(run, "--rb-bench-producer: only for rb-libbpf (as in the kernel's bench)");
+	if (run->nr_consumers)
+		return mb_run_usage(run, "-c/--consumers %d: must be 0 with --rb-bench-producer (the producers run alone)",
+				    run->nr_consumers);
+	if (a->b2b || a->sampled)
+		return mb_run_usage(run, "--%s: not with --rb-bench-producer (no consumer to take records or to wake)",
+				    a->b2b ? "rb-b2b" : "rb-sampled");
+	return 0;
+}
+
 /* Checks every streaming bench makes. */
 static int common_validate(struct mb_run *run)
 {
 	const struct rb_args *a = run->args;
+	int err = producer_alone_validate(run);
 
+	if (err || a->bench_producer)
+		return err;
 	if (run->nr_consumers != 1)
 		return mb_run_usage(run, "-c/--consumers %d: must be 1 (one consumer drains the buffer, as in the kernel's bench)",
 				    run->nr_consumers);
@@ -95,8 +130,11 @@ int pb_validate(struct mb_run *run)
 
 	if (err)
 		return err;
-	if (a->use_output)
-		return mb_run_usage(run, "--rb-use-output: not for the perf buffer benches (bpf_perf_event_output always copies)");
+	if (a->use_output || a->overwrite)
+		return mb_run_usage(run, "--%s: not for the perf buffer benches (%s)",
+				    a->use_output ? "rb-use-output" : "rb-overwrite",
+				    a->use_output ? "bpf_perf_event_output always copies" :
+						    "a perf buffer drops what does not fit");
 	if (mb_run_opt_given(run, "rb-size"))
 		return mb_run_usage(run, "--rb-size: not for the perf buffer benches (their size is --perfbuf-sz)");
 	if (!pow2(a->perfbuf_sz))

@@ -19,6 +19,7 @@
 #include "core/runner.h"
 #include "rb.h"
 #include "ringbuf.skel.h"
+#include "sys/kernel_btf.h"
 #include "sys/probe.h"
 
 #define RING_BUSY	(1u << 31)
@@ -34,6 +35,24 @@ struct rb_ring {
 	uint64_t mask;
 	size_t page, prod_len;
 };
+
+/* --rb-overwrite: the kernel's own value of BPF_F_RB_OVERWRITE, or a skip where it has none. */
+static int overwrite_flag(struct mb_run *run, struct bpf_map *map)
+{
+	const struct rb_args *a = run->args;
+	int64_t flag;
+	int err;
+
+	if (!a->overwrite)
+		return 0;
+	err = mb_kernel_enum_value("BPF_F_RB_OVERWRITE", &flag);
+	if (err == -ENOENT)
+		return mb_run_skip(run, "--rb-overwrite: this kernel has no overwrite mode for BPF ring buffers (BPF_F_RB_OVERWRITE is not in its BTF; it came after Linux 6.18)");
+	if (err)
+		return mb_run_skip(run, "--rb-overwrite: cannot read the kernel's BTF to find BPF_F_RB_OVERWRITE: %s",
+				   strerror(-err));
+	return bpf_map__set_map_flags(map, bpf_map__map_flags(map) | (uint32_t)flag);
+}
 
 static int ring_load(struct mb_run *run, struct rb_state *st, struct rb_ring *r)
 {
@@ -52,7 +71,11 @@ static int ring_load(struct mb_run *run, struct rb_state *st, struct rb_ring *r)
 	if (a->sampled)
 		r->skel->rodata->rb_wakeup_data_size =
 			(uint64_t)a->sample_rate * rb_ring_record_bytes(a->rec_size);
+	r->skel->rodata->rb_no_wakeup = a->bench_producer;
 	bpf_map__set_max_entries(r->skel->maps.mb_rb, (uint32_t)a->rb_size);
+	err = overwrite_flag(run, r->skel->maps.mb_rb);
+	if (err)
+		return err;
 	bpf_map__set_max_entries(r->skel->maps.mb_rb_stamps,
 				 (uint32_t)(st->stamp_rows * (uint64_t)run->nr_producers));
 	want = a->use_output ? r->skel->progs.mb_rb_output : r->skel->progs.mb_rb_reserve;

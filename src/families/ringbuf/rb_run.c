@@ -89,6 +89,9 @@ static int produce_batch(struct mb_run *run, struct rb_state *st, struct mb_prod
 	if (ret != MB_RET_OK)
 		return -EPROTO;
 	mb_kloop_slot_counters(&st->slots[p->idx], 1, c);
+	/* No consumer: the records that got in are the hits, as in the kernel's bench. */
+	if (a->bench_producer)
+		c->hits = st->slots[p->idx].cursor;
 	/*
 	 * What it takes counts as the consumer's (rb_live_measure), as in the kernel's bench,
 	 * and the time it takes is outside the producer's measurement (excluded_ns).

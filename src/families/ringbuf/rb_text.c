@@ -31,6 +31,7 @@ static void buffer_line(FILE *f, const struct mb_json *o)
 		str(o, "map_type"), num(o, "bytes"), num(o, "record_size"), num(o, "record_bytes"),
 		num(o, "capacity_records"), str(o, "api"), num(o, "batch"),
 		mb_json_truthy(mb_json_get(o, "back_to_back")) ? "checked by the producer itself (back-to-back)" :
+		mb_json_truthy(mb_json_get(o, "producers_alone")) ? "never (no consumer)" :
 		isnan(num(o, "sample_rate")) ? "for every record" : "sampled");
 	if (!isnan(num(o, "sample_rate")))
 		fprintf(f, " (every %.0f records)", num(o, "sample_rate"));
@@ -39,7 +40,7 @@ static void buffer_line(FILE *f, const struct mb_json *o)
 
 static void consumer_line(FILE *f, const struct mb_json *o)
 {
-	if (!o)
+	if (!mb_json_is(o, MB_JSON_OBJECT))
 		return;
 	fprintf(f, "Consumer: %s", str(o, "how"));
 	if (!isnan(num(o, "records_per_wakeup")))
@@ -54,6 +55,11 @@ static void records_line(FILE *f, const struct mb_json *o)
 {
 	if (!o)
 		return;
+	if (mb_json_is(mb_json_get(o, "received"), MB_JSON_NULL)) {
+		fprintf(f, "Records: %.0f attempted, %.0f dropped (ring full), %.0f in the ring: no consumer (--rb-bench-producer)\n",
+			num(o, "attempted"), num(o, "dropped"), num(o, "made"));
+		return;
+	}
 	if (mb_json_truthy(mb_json_get(o, "ok"))) {
 		fprintf(f, "Records: %.0f attempted, %.0f dropped (buffer full), %.0f received: none lost, none seen twice\n",
 			num(o, "attempted"), num(o, "dropped"), num(o, "received"));
@@ -69,8 +75,10 @@ static void interrupts_line(FILE *f, const struct mb_json *o)
 {
 	if (!mb_json_is(o, MB_JSON_OBJECT))
 		return;
-	fprintf(f, "Interrupts: %.0f IRQ work interrupts per second, %.4f per record received (the wake-ups; all CPUs)\n",
-		num(o, "irq_work_per_second"), num(o, "irq_work_per_record"));
+	fprintf(f, "Interrupts: %.0f IRQ work interrupts per second", num(o, "irq_work_per_second"));
+	if (!isnan(num(o, "irq_work_per_record")))
+		fprintf(f, ", %.4f per record received", num(o, "irq_work_per_record"));
+	fprintf(f, " (the wake-ups; all CPUs)\n");
 }
 
 static void latency_line(FILE *f, const struct mb_json *o)

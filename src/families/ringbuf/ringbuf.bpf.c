@@ -8,6 +8,8 @@
 
 /* Sampled notification: wake the consumer only once this much data waits (0: always). */
 const volatile __u64 rb_wakeup_data_size = 0;
+/* No consumer to wake (--rb-bench-producer). */
+const volatile bool rb_no_wakeup = false;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -16,6 +18,8 @@ struct {
 
 static __always_inline __u64 rb_notify_flags(void)
 {
+	if (rb_no_wakeup)
+		return BPF_RB_NO_WAKEUP;
 	if (!rb_wakeup_data_size)
 		return 0;
 	return bpf_ringbuf_query(&mb_rb, BPF_RB_AVAIL_DATA) >= rb_wakeup_data_size ?
