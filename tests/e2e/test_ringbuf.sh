@@ -61,6 +61,8 @@ for b in "${BENCHES[@]}"; do
 		records_ok "$b -p$p" $((100000 * p))
 		jq_check "$b -p$p: hits + drops in the samples are at most the records" "$OUT" \
 			"$R.summary.totals.hits + $R.summary.totals.misses <= $((100000 * p)) and $R.summary.totals.ops == $((100000 * p))"
+		jq_check "$b -p$p: each producer made its own and all of them came" "$OUT" \
+			"([$R.extra.records.per_producer[] | .made + .dropped == 100000 and .received == .made] | all) and ($R.extra.records.per_producer | length) == $p"
 		jq_check "$b -p$p: one consumer, its records in the samples" "$OUT" \
 			"$R.config.consumers == 1 and ([$R.samples[].consumers | length == 1] | all) and ([$R.samples[].consumers[0].hits] | add) == $R.summary.totals.hits"
 		schema_check "$OUT"
@@ -132,6 +134,13 @@ jq_check "throughput is the records delivered (hits), not the attempts" "$OUT" \
 warnings_check "rb-libbpf: warnings are measured machine conditions only" "$OUT"
 expect_rc 0 "pb-custom csv" "${FAST[@]}" pb-custom --rb-sampled --format csv
 check "csv has a header and a row" [ "$(wc -l <"$OUT")" -ge 2 ]
+
+# ---- sweeps: record size and producers as parameters, the delivered rate per point ----
+expect_rc 0 "sweep rb-custom over record size and producers" sweep rb-custom \
+	--param rb-record-size=8,4096 --param p=1,2 -w0 -d1 --interval_ms 100 --rb-sampled \
+	--format json
+jq_check "four points, each record-exact, throughput the delivered rate" "$OUT" \
+	"(.results | length) == 4 and ([.results[] | .extra.records.ok and .summary.throughput.mean == .summary.hits.mean] | all) and ([.results[].params[\"rb-record-size\"]] | sort) == [8, 8, 4096, 4096]"
 
 # ---- preemption: a producer's own wake-ups are no lost CPU; a busy loop beside it is ----
 expect_rc 0 "rb-libbpf, a wake-up per record, pinned" -w0 -d5 --interval_ms 200 \

@@ -79,6 +79,22 @@ static void producers_alone_json(struct mb_run *run, uint64_t attempted, uint64_
 	mb_json_set_bool(o, "ok", attempted == made + dropped);
 }
 
+/* Each producer's records: made, and received once (a producer starved by another shows). */
+static void per_producer_json(struct mb_run *run, const struct rb_state *st)
+{
+	struct mb_json *a = mb_json_array();
+
+	for (int p = 0; p < run->nr_producers; p++) {
+		struct mb_json *o = mb_json_object();
+
+		mb_json_set(o, "made", mb_json_uint(st->slots[p].cursor));
+		mb_json_set(o, "dropped", mb_json_uint(st->slots[p].misses));
+		mb_json_set(o, "received", mb_json_uint(st->check.count[p]));
+		mb_json_append(a, o);
+	}
+	mb_json_set(mb_json_get(mb_run_extra(run), "records"), "per_producer", a);
+}
+
 void rb_finish(struct mb_run *run)
 {
 	const struct rb_args *a = run->args;
@@ -102,6 +118,7 @@ void rb_finish(struct mb_run *run)
 		producers_alone_json(run, attempted, v.made, dropped);
 	else
 		rb_result_records(run, attempted, dropped, &v);
+	per_producer_json(run, st);
 	if (st->kind == PB_LIBBPF || st->kind == PB_CUSTOM)
 		mb_json_set(mb_json_get(mb_run_extra(run), "records"), "kernel_lost",
 			    mb_json_uint(st->kernel_lost));
