@@ -102,8 +102,8 @@ enum mb_bench_flags {
 	MB_BENCH_CONSUMERS	 = 1u << 3,	/* has consumers: -c, 1 unless given */
 	MB_BENCH_OP_CALLS	 = 1u << 4,	/* the op itself calls a subprogram (a bpf_loop) */
 	MB_BENCH_EMPTY_OP	 = 1u << 5,	/* the op is empty: the bench is the loop itself */
-	MB_BENCH_HITS_FIGURE	 = 1u << 6,	/* throughput counts hits (records delivered), not
-						 * ops (attempts, drops included) */
+	MB_BENCH_HITS_FIGURE	 = 1u << 6,	/* throughput counts hits (records got
+						 * through), not ops (attempts and drops) */
 	MB_BENCH_SELF_INTERRUPTS = 1u << 7,	/* the op raises interrupts on its own CPU (a
 						 * consumer's wake-up), whose time the thread's CPU
 						 * clock leaves out: judge preemption by in-kernel
@@ -180,8 +180,8 @@ struct mb_run {
 	struct mb_producer *cons;	/* consumer threads (bench->consumer) */
 	int cons_stop;			/* set (atomically) once the producers have stopped */
 	int producers_done;		/* producers whose hook returned (atomic) */
-	int sampling;			/* set once the sampler has read the baseline: producers
-					 * start their work only then, so that all of it counts */
+	int sampling;			/* set once the sampler has read the baseline:
+					 * producers start only then, so all their work counts */
 
 	struct mb_sample *samples;	/* warm-up samples first */
 	int nr_samples;			/* taken so far */

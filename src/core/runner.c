@@ -210,7 +210,8 @@ static int alloc_samples(struct mb_run *run)
 			return -ENOMEM;
 		if (!run->nr_consumers)
 			continue;
-		run->samples[i].cons = calloc((size_t)run->nr_consumers, sizeof(struct mb_counters));
+		run->samples[i].cons = calloc((size_t)run->nr_consumers,
+					      sizeof(struct mb_counters));
 		if (!run->samples[i].cons)
 			return -ENOMEM;
 	}
@@ -347,8 +348,9 @@ static void sample_loop(struct mb_run *run)
 			;
 		if (mb_interrupted() || mb_run_should_stop(run))
 			break;
-		/* Producers that returned before this read published all they did: it is the last. */
-		all_done = __atomic_load_n(&run->producers_done, __ATOMIC_ACQUIRE) == run->nr_producers;
+		/* Producers done before this read published all their work: the last sample. */
+		all_done = __atomic_load_n(&run->producers_done, __ATOMIC_ACQUIRE) ==
+			   run->nr_producers;
 		now = mb_now_ns();
 		s->start_ns = prev - t0;
 		s->elapsed_ns = now - prev;

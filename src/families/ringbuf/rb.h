@@ -25,7 +25,7 @@
 #define RB_MAX_RING_SIZE	(1ull << 30)
 #define RB_HEADER		8		/* a ring record's length word and page offset */
 #define PB_HEADER		12		/* a perf sample's header and raw size word */
-#define RB_POLL_MS		20		/* consumer's wait between looks at the stop flag */
+#define RB_POLL_MS		20		/* consumer's wait between looks at stop */
 
 struct rb_args {
 	bool b2b;		/* the producer drains the buffer itself after each batch */
@@ -37,7 +37,7 @@ struct rb_args {
 	uint64_t rb_size;	/* ring buffer bytes */
 	uint32_t perfbuf_sz;	/* perf buffer pages per CPU */
 	uint64_t records;	/* records each producer makes, then stops (0: until the end) */
-	bool overwrite;		/* BPF_F_RB_OVERWRITE: a full ring overwrites its oldest records */
+	bool overwrite;		/* BPF_F_RB_OVERWRITE: a full ring overwrites its oldest */
 	bool bench_producer;	/* no consumer: hits are the records made */
 };
 
@@ -80,7 +80,7 @@ struct rb_state {
 	uint64_t wakeups;		/* waits that ended with records (rb_count_wakeup) */
 	uint64_t last_received;		/* rb_live_measure's last reading */
 	uint64_t last_wakeups;
-	uint64_t kernel_lost;		/* perf buffer: the kernel's count of samples it lost */
+	uint64_t kernel_lost;		/* perf buffer: samples the kernel says it lost */
 	int irq_work_err;		/* reading the IRQ work count at set-up: 0 or -errno */
 	uint64_t irq_work0;		/* that count, all CPUs */
 	uint64_t irq_work_t0;		/* and when it was read */

@@ -20,7 +20,7 @@
 struct rb_check {
 	int nr_producers;
 	int nr_bufs;			/* buffers a producer's records can land in (CPUs) */
-	uint64_t *next;			/* [producer * nr_bufs + buf]: 1 + last seq seen there */
+	uint64_t *next;			/* [producer * nr_bufs + buf]: 1 + last seq there */
 	uint64_t *count;		/* [producer]: its records received once */
 	uint64_t *sum;			/* [producer]: the sum of their sequence numbers */
 	uint64_t received;		/* every record taken, duplicates included: the sampler
@@ -66,7 +66,7 @@ static inline void rb_check_record(struct rb_check *c, uint64_t id, int buf)
 {
 	uint64_t producer = id >> RB_ID_SHIFT, seq = id & RB_SEQ_MASK, *next;
 
-	/* One writer: a relaxed store of the next value is a plain increment the sampler can read. */
+	/* One writer: a relaxed store of the next value, a plain increment the sampler reads. */
 	__atomic_store_n(&c->received, c->received + 1, __ATOMIC_RELAXED);
 	if (producer >= (uint64_t)c->nr_producers || buf < 0 || buf >= c->nr_bufs) {
 		c->foreign++;

@@ -170,7 +170,8 @@ static int perf_setup(struct mb_run *run, struct rb_state *st)
 	pf->page = (size_t)sysconf(_SC_PAGESIZE);
 	pf->ring_len = (size_t)a->perfbuf_sz * pf->page;
 	st->nr_bufs = pf->nr_cpus;
-	st->capacity = (uint64_t)run->env->online.count * pf->ring_len / pb_record_bytes(a->rec_size);
+	st->capacity = (uint64_t)run->env->online.count * pf->ring_len /
+		       pb_record_bytes(a->rec_size);
 	st->stamp_rows = rb_stamp_rows(st->capacity);
 	err = perf_load(run, st, pf);
 	if (err)
@@ -212,7 +213,8 @@ static uint64_t custom_drain_cpu(struct rb_state *st, struct rb_perf *pf, int cp
 		if (h.size < sizeof(h))
 			break;	/* not a record: never happens with a sane kernel */
 		if (h.type == PERF_RECORD_SAMPLE) {
-			ring_copy(pf, c, tail + sizeof(h), body, sizeof(uint32_t) + sizeof(uint64_t));
+			ring_copy(pf, c, tail + sizeof(h), body,
+				  sizeof(uint32_t) + sizeof(uint64_t));
 			sample_record(st, body, cpu);
 			taken++;
 		} else if (h.type == PERF_RECORD_LOST) {
