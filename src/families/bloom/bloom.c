@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
+#include "maps/map_mmap.h"
 #include "core/bench.h"
 #include "bloom.h"
 #include "core/kloop.h"	/* struct mb_slot, before the skeleton */
@@ -191,17 +192,10 @@ static int bl_load(struct mb_run *run, struct bl_state *st)
 
 static void *bl_mmap(struct bpf_map *map, size_t *len)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t stride = (bpf_map__value_size(map) + 7) & ~(size_t)7;
-	size_t sz = stride * bpf_map__max_entries(map);
-	void *p;
 
-	sz = (sz + page - 1) / page * page;
-	p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(map), 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	*len = sz;
-	return p;
+	return mb_map_mmap(bpf_map__fd(map), stride * bpf_map__max_entries(map),
+			   PROT_READ | PROT_WRITE, len);
 }
 
 /* Write values 0..n-1 into mb_bl_vals and insert them in the kernel, a chunk per call. */

@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "maps/map_mmap.h"
 #include "hash.h"
 #include "core/env.h"
 #include "hash.skel.h"
@@ -183,16 +184,14 @@ static void choose_programs(struct hash_state *st, const struct hash_args *a)
 static int map_index_array(struct mb_run *run, struct hash_state *st)
 {
 	int fd = bpf_map__fd(st->skel->maps.mb_hash_idx);
-	long page = sysconf(_SC_PAGESIZE);
 	void *mem;
 
 	if (!st->bucket_fill &&
 	    (st->args->path != HASH_PATH_KERNEL || st->src != MB_HASH_SRC_ARRAY))
 		return 0;
 	/* Array elements are 8-byte aligned: one __u64 per index. */
-	st->idx_bytes = ((size_t)st->idx_entries * 8 + (size_t)page - 1) & ~((size_t)page - 1);
-	mem = mmap(NULL, st->idx_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (mem == MAP_FAILED)
+	mem = mb_map_mmap(fd, (size_t)st->idx_entries * 8, PROT_READ | PROT_WRITE, &st->idx_bytes);
+	if (!mem)
 		return mb_run_fail(run, -errno, "cannot map the key index array: %s",
 				   strerror(errno));
 	st->idx = mem;

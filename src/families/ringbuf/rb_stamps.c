@@ -3,9 +3,9 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "core/runner.h"
+#include "maps/map_mmap.h"
 #include "rb.h"
 
 uint64_t rb_stamp_rows(uint64_t capacity)
@@ -20,15 +20,10 @@ uint64_t rb_stamp_rows(uint64_t capacity)
 
 int rb_map_stamps(struct mb_run *run, struct rb_state *st, int map_fd)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t len = (size_t)st->stamp_rows * (size_t)run->nr_producers * sizeof(uint64_t);
-	void *p;
+	size_t bytes = (size_t)st->stamp_rows * (size_t)run->nr_producers * sizeof(uint64_t);
 
-	len = (len + page - 1) / page * page;
-	p = mmap(NULL, len, PROT_READ, MAP_SHARED, map_fd, 0);
-	if (p == MAP_FAILED)
+	st->stamps = mb_map_mmap(map_fd, bytes, PROT_READ, &st->stamps_len);
+	if (!st->stamps)
 		return mb_run_fail(run, -errno, "cannot map the stamp table: %s", strerror(errno));
-	st->stamps = p;
-	st->stamps_len = len;
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
+#include "maps/map_mmap.h"
 #include "core/kloop_call.h"
 #include "core/runner.h"
 #include "rb.h"
@@ -97,16 +98,12 @@ static int ur_load(struct mb_run *run, struct ur_state *st)
 static int ur_map(struct mb_run *run, struct ur_state *st)
 {
 	struct bpf_map *map = st->skel->maps.mb_ur_stamps;
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t len = (size_t)bpf_map__max_entries(map) * sizeof(uint64_t);
-	void *p;
+	void *p = mb_map_mmap(bpf_map__fd(map), (size_t)bpf_map__max_entries(map) * sizeof(uint64_t),
+			      PROT_READ | PROT_WRITE, &st->stamps_len);
 
-	len = (len + page - 1) / page * page;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(map), 0);
-	if (p == MAP_FAILED)
+	if (!p)
 		return mb_run_fail(run, -errno, "cannot map the stamp table: %s", strerror(errno));
 	st->stamps = p;
-	st->stamps_len = len;
 	st->ring = user_ring_buffer__new(bpf_map__fd(st->skel->maps.mb_ur_ring), NULL);
 	if (!st->ring)
 		return mb_run_fail(run, -errno, "cannot map the user ring buffer: %s",
