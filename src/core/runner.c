@@ -52,15 +52,23 @@ void mb_run_free(struct mb_run *run)
 	memset(run, 0, sizeof(*run));
 }
 
-/* The k-th online CPU, wrapping around, as the kernel bench does without a CPU set. */
-static int nth_online_cpu(const struct mb_cpuset *online, int k)
+/* The @i-th CPU of @set, in order (-1 past its end). */
+static int nth_cpu_of(const struct mb_cpuset *set, int i)
 {
 	int cpu = -1;
 
-	k %= online->count;
-	for (int i = 0; i <= k; i++)
-		cpu = mb_cpuset_next(online, cpu + 1);
+	for (int k = 0; k <= i; k++) {
+		cpu = mb_cpuset_next(set, cpu + 1);
+		if (cpu < 0)
+			return -1;
+	}
 	return cpu;
+}
+
+/* The k-th online CPU, wrapping around, as the kernel bench does without a CPU set. */
+static int nth_online_cpu(const struct mb_cpuset *online, int k)
+{
+	return nth_cpu_of(online, k % online->count);
 }
 
 static int check_cpus_online(struct mb_run *run, const char *opt, const struct mb_cpuset *set)
@@ -86,31 +94,22 @@ static bool pinned(const struct mb_env *env)
 int mb_run_producer_cpu(const struct mb_env *env, int nr_consumers, int i)
 {
 	/* Consumers take CPUs first; producers continue after them unless given a set. */
-	int next = env->cons_cpus.count ? 0 : nr_consumers, cpu = -1;
+	int next = env->cons_cpus.count ? 0 : nr_consumers;
 
 	if (!pinned(env) || i < 0)
 		return -1;
 	if (!env->prod_cpus.count)
 		return nth_online_cpu(&env->online, next + i);
-	for (int k = 0; k <= i; k++) {
-		cpu = mb_cpuset_next(&env->prod_cpus, cpu + 1);
-		if (cpu < 0)
-			return -1;
-	}
-	return cpu;
+	return nth_cpu_of(&env->prod_cpus, i);
 }
 
 static int consumer_cpu(const struct mb_env *env, int i)
 {
-	int cpu = -1;
-
 	if (!pinned(env))
 		return -1;
 	if (!env->cons_cpus.count)
 		return nth_online_cpu(&env->online, i);
-	for (int k = 0; k <= i; k++)
-		cpu = mb_cpuset_next(&env->cons_cpus, cpu + 1);
-	return cpu;
+	return nth_cpu_of(&env->cons_cpus, i);
 }
 
 /* The consumers a run has: -c, or for a bench with consumers the number it takes by default. */
@@ -172,7 +171,7 @@ int mb_run_validate(struct mb_run *run)
 	if (env->consumers && !(b->flags & MB_BENCH_CONSUMERS))
 		return mb_run_usage(run, "-c/--consumers %u: this bench has no consumers (must be 0)",
 				    env->consumers);
-	/* How many a bench with consumers takes, its validate hook says. */
+	/* Whether a bench with consumers can run with that many, its validate hook says. */
 	run->nr_consumers = nr_consumers(run);
 	if (env->net && (b->flags & MB_BENCH_EMPTY_OP))
 		return mb_run_usage(run, "--net: this bench is the empty loop whose cost --net subtracts (its net figure is 0 by construction); run it without --net");
