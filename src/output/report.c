@@ -217,6 +217,7 @@ struct mb_json *mb_report_result(const struct mb_run *run)
 	mb_json_set(o, "loop", run->bench->flags & MB_BENCH_KERNEL_LOOP ?
 				       mb_loop_json(&run->loop, run->loop_overhead_ns) : mb_json_null());
 	mb_json_set(o, "summary", sum ? summary_json(run, sum) : mb_json_null());
+	mb_json_set(o, "figures", mb_report_figures(run));
 	prods = mb_json_array();
 	for (int p = 0; sum && p < run->nr_producers; p++) {
 		struct mb_json *po = mb_json_object();
@@ -321,6 +322,87 @@ static void csv_stat(FILE *f, const struct mb_json *st, const char *key)
 		csv_num(f, v);
 }
 
+/* The columns before a summary or figure row's metric: bench, params, kind, empty counters. */
+static void csv_row_start(FILE *f, const char *bench, const char *params, const char *kind)
+{
+	mb_csv_field(f, bench);
+	fputc(',', f);
+	mb_csv_field(f, params);
+	fprintf(f, ",%s,,", kind);
+	for (size_t c = 0; c < sizeof(csv_counters) / sizeof(*csv_counters); c++)
+		fputc(',', f);
+	fputs(",,", f);
+}
+
+static void csv_samples(FILE *f, const char *bench, const char *params,
+			const struct mb_json *samples)
+{
+	for (size_t i = 0; i < mb_json_len(samples); i++) {
+		const struct mb_json *s = mb_json_at(samples, i);
+		const struct mb_json *flags = mb_json_get(s, "flags");
+
+		mb_csv_field(f, bench);
+		fputc(',', f);
+		mb_csv_field(f, params);
+		fputs(",sample", f);
+		csv_num(f, mb_json_get(s, "iter"));
+		fprintf(f, ",%s", mb_json_truthy(mb_json_get(s, "warmup")) ? "true" : "false");
+		for (size_t c = 0; c < sizeof(csv_counters) / sizeof(*csv_counters); c++)
+			csv_num(f, mb_json_get(s, csv_counters[c]));
+		fputc(',', f);
+		for (size_t k = 0; k < mb_json_len(flags); k++)
+			fprintf(f, "%s%s", k ? ";" : "", mb_json_str(mb_json_at(flags, k), ""));
+		fputs(",,", f);
+		for (size_t c = 0; c < sizeof(csv_stats) / sizeof(*csv_stats); c++)
+			fputc(',', f);
+		fputs(",\n", f);
+	}
+}
+
+static void csv_summary(FILE *f, const char *bench, const char *params, const struct mb_json *sum)
+{
+	for (size_t m = 0; m < mb_json_len(sum); m++) {
+		const struct mb_json *st = mb_json_at(sum, m);
+
+		if (!mb_json_get(st, "mean"))
+			continue;
+		csv_row_start(f, bench, params, "summary");
+		fprintf(f, "%s,%s", mb_json_key_at(sum, m), mb_json_str(mb_json_get(st, "unit"), ""));
+		for (size_t c = 0; c < sizeof(csv_stats) / sizeof(*csv_stats); c++)
+			csv_stat(f, st, csv_stats[c]);
+		fputs(",\n", f);
+	}
+}
+
+/*
+ * A figure: its value in mean; stddev a number, "n/a" where the text shows "± n/a", empty
+ * where the text shows no spread; median..cv empty; n the samples, empty for a one-shot value.
+ */
+static void csv_figures(FILE *f, const char *bench, const char *params, const struct mb_json *figs)
+{
+	char labels[1024];
+
+	for (size_t i = 0; i < mb_json_len(figs); i++) {
+		const struct mb_json *fig = mb_json_at(figs, i), *sd = mb_json_get(fig, "stddev");
+
+		csv_row_start(f, bench, params, "figure");
+		mb_csv_field(f, mb_json_str(mb_json_get(fig, "name"), ""));
+		fputc(',', f);
+		mb_csv_field(f, mb_json_str(mb_json_get(fig, "unit"), ""));
+		csv_num(f, mb_json_get(fig, "value"));
+		if (mb_json_is(sd, MB_JSON_NULL))
+			fputs(",n/a", f);
+		else
+			csv_num(f, sd);
+		fputs(",,,,", f);
+		csv_num(f, mb_json_get(fig, "n"));
+		csv_params(mb_json_get(fig, "labels"), labels, sizeof(labels));
+		fputc(',', f);
+		mb_csv_field(f, labels);
+		fputc('\n', f);
+	}
+}
+
 int mb_report_csv(FILE *f, const struct mb_json *doc)
 {
 	const struct mb_json *results = mb_json_get(doc, "results");
@@ -332,51 +414,15 @@ int mb_report_csv(FILE *f, const struct mb_json *doc)
 	fputs(",flags,metric,unit", f);
 	for (size_t c = 0; c < sizeof(csv_stats) / sizeof(*csv_stats); c++)
 		fprintf(f, ",%s", csv_stats[c]);
-	fputc('\n', f);
+	fputs(",labels\n", f);
 	for (size_t r = 0; r < mb_json_len(results); r++) {
 		const struct mb_json *res = mb_json_at(results, r);
-		const struct mb_json *samples = mb_json_get(res, "samples");
-		const struct mb_json *sum = mb_json_get(res, "summary");
 		const char *bench = mb_json_str(mb_json_get(res, "bench"), "");
 
 		csv_params(mb_json_get(res, "params"), params, sizeof(params));
-		for (size_t i = 0; i < mb_json_len(samples); i++) {
-			const struct mb_json *s = mb_json_at(samples, i);
-			const struct mb_json *flags = mb_json_get(s, "flags");
-
-			mb_csv_field(f, bench);
-			fputc(',', f);
-			mb_csv_field(f, params);
-			fputs(",sample", f);
-			csv_num(f, mb_json_get(s, "iter"));
-			fprintf(f, ",%s", mb_json_truthy(mb_json_get(s, "warmup")) ? "true" : "false");
-			for (size_t c = 0; c < sizeof(csv_counters) / sizeof(*csv_counters); c++)
-				csv_num(f, mb_json_get(s, csv_counters[c]));
-			fputc(',', f);
-			for (size_t k = 0; k < mb_json_len(flags); k++)
-				fprintf(f, "%s%s", k ? ";" : "", mb_json_str(mb_json_at(flags, k), ""));
-			fputs(",,", f);
-			for (size_t c = 0; c < sizeof(csv_stats) / sizeof(*csv_stats); c++)
-				fputc(',', f);
-			fputc('\n', f);
-		}
-		for (size_t m = 0; m < mb_json_len(sum); m++) {
-			const struct mb_json *st = mb_json_at(sum, m);
-
-			if (!mb_json_get(st, "mean"))
-				continue;
-			mb_csv_field(f, bench);
-			fputc(',', f);
-			mb_csv_field(f, params);
-			fputs(",summary,,", f);
-			for (size_t c = 0; c < sizeof(csv_counters) / sizeof(*csv_counters); c++)
-				fputc(',', f);
-			fprintf(f, ",,%s,%s", mb_json_key_at(sum, m),
-				mb_json_str(mb_json_get(st, "unit"), ""));
-			for (size_t c = 0; c < sizeof(csv_stats) / sizeof(*csv_stats); c++)
-				csv_stat(f, st, csv_stats[c]);
-			fputc('\n', f);
-		}
+		csv_samples(f, bench, params, mb_json_get(res, "samples"));
+		csv_summary(f, bench, params, mb_json_get(res, "summary"));
+		csv_figures(f, bench, params, mb_json_get(res, "figures"));
 	}
 	return ferror(f) ? -EIO : 0;
 }
@@ -429,7 +475,8 @@ static int write_text(FILE *f, void *ctx)
 	for (int i = 0; i < d->nr; i++)
 		for (int k = 0; k < mb_run_nr_results(&d->runs[i]); k++)
 			write_text_result(f, mb_run_result(&d->runs[i], k));
-	if (d->nr > 1 || (d->nr == 1 && d->runs[0].nr_parts > 1))
+	/* -q: the Summary lines only, here as on the terminal. */
+	if ((d->nr > 1 || (d->nr == 1 && d->runs[0].nr_parts > 1)) && !mb_log_quiet())
 		mb_report_table(f, d->runs, d->nr);
 	return ferror(f) ? -EIO : 0;
 }

@@ -22,6 +22,13 @@ struct mb_text_style {
 	void (*result)(FILE *f, const struct mb_run *run);
 	/* One-shot benches, live: a record the bench passed to mb_run_partial(). */
 	void (*partial)(FILE *f, const struct mb_run *run, const void *what);
+	/*
+	 * The figures the Summary lines (or a one-shot bench's result lines) print, by the names
+	 * the text gives them, appended to the array @figs with mb_figure() (docs/output.md,
+	 * "Figures"): the same numbers go to the text, the JSON result's "figures" and the CSV's
+	 * figure rows. @sum is NULL for a one-shot bench.
+	 */
+	void (*figures)(const struct mb_run *run, const struct mb_summary *sum, struct mb_json *figs);
 };
 
 extern const struct mb_text_style mb_text_hits_drops;	/* hits, drops, total operations */
@@ -36,6 +43,11 @@ void mb_text_iter_prefix(FILE *f, const struct mb_run *run, int iter, const stru
  * is unknown, and a Summary shows it as "± n/a". Returns @buf.
  */
 const char *mb_text_num(char *buf, size_t len, int width, int prec, double v);
+/*
+ * The same for a spread printed right before its unit ("± %5sM/s"): "n/a" then a space, so
+ * that it does not run into the unit.
+ */
+const char *mb_text_spread(char *buf, size_t len, int width, int prec, double v);
 /* "CV 1.23 %", or "CV n/a" over one sample (@cv a fraction). Returns @buf. */
 const char *mb_text_cv(char *buf, size_t len, double cv);
 /* Lines printed before a Summary line (spread, in-kernel latency, noise), unless -q. */
@@ -48,11 +60,21 @@ bool mb_text_notes_begin(FILE *f, const struct mb_run *run, const struct mb_summ
 /* The kernel's fractional-second Iter line, rates divided by @scale and shown with @unit. */
 void mb_text_frac_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s,
 			   double scale, char unit);
+/* The fractional-second style's figures: throughput per second of in-kernel time, latency. */
+void mb_text_frac_figures(const struct mb_run *run, const struct mb_summary *sum,
+			  struct mb_json *figs);
+/*
+ * The kernel's "Summary: throughput X ± Y M ops/s (Z M ops/prod), latency L ns/op" line from
+ * @figs (figures throughput in ops/s and ops/s per producer, latency in ns/op), rates divided
+ * by @scale and shown with @unit ('M', 'K'), latency divided by @lat_scale, in @lat_unit/op.
+ */
+void mb_text_throughput_line(FILE *f, const struct mb_json *figs, double scale, char unit,
+			     double lat_scale, const char *lat_unit);
 
 /*
  * A text style @_name: @_base's lines, with @_notes(f, run) printed before its Summary. The
- * progress wrapper is needed because a static initializer cannot name another structure's
- * member.
+ * progress and figures wrappers are needed because a static initializer cannot name another
+ * structure's member.
  */
 #define MB_TEXT_WITH_NOTES(_name, _base, _notes)						\
 static void _name##_progress(FILE *f, const struct mb_run *run, int iter,			\
@@ -65,10 +87,38 @@ static void _name##_summary(FILE *f, const struct mb_run *run, const struct mb_s
 	_notes(f, run);										\
 	_base.summary(f, run, sum);								\
 }												\
+static void _name##_figures(const struct mb_run *run, const struct mb_summary *sum,		\
+			    struct mb_json *figs)						\
+{												\
+	_base.figures(run, sum, figs);								\
+}												\
 const struct mb_text_style _name = {								\
 	.progress = _name##_progress,								\
 	.summary = _name##_summary,								\
+	.figures = _name##_figures,								\
 }
+
+/*
+ * Figures (figures.c): one object of the array @figs, {name, labels, unit, value}, @value
+ * null where NaN. Returns it, for mb_figure_spread() and mb_figure_label(); NULL: no memory.
+ */
+struct mb_json *mb_figure(struct mb_json *figs, const char *name, const char *unit, double value);
+/*
+ * A Summary figure's spread as the text shows it, over @n samples: @stddev (null where NaN:
+ * "± n/a"); @show false where the text shows no spread for it (only n is set).
+ */
+void mb_figure_spread(struct mb_json *fig, bool show, double stddev, int n);
+/* Label @key of a figure (which row of a table, which map): a string or a number. */
+void mb_figure_label_str(struct mb_json *fig, const char *key, const char *value);
+void mb_figure_label_num(struct mb_json *fig, const char *key, double value);
+/*
+ * For text styles that print what their figures hook made: @key ("value", "stddev") of the
+ * unlabelled figure @name in @unit, NaN where it is null or missing.
+ */
+double mb_figure_get(const struct mb_json *figs, const char *name, const char *unit,
+		     const char *key);
+/* The figures of @run's result from its text style (an empty array without a hook). */
+struct mb_json *mb_report_figures(const struct mb_run *run);
 
 /* Build the result object of one run (docs/output.md). */
 struct mb_json *mb_report_result(const struct mb_run *run);

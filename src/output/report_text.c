@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "core/env.h"
+#include "util/json.h"
 #include "util/log.h"
 #include "report.h"
 #include "core/summary.h"
@@ -20,6 +21,16 @@ const char *mb_text_num(char *buf, size_t len, int width, int prec, double v)
 {
 	if (isnan(v))
 		snprintf(buf, len, "%*s", width, "n/a");
+	else
+		snprintf(buf, len, "%*.*f", width, prec, v);
+	return buf;
+}
+
+const char *mb_text_spread(char *buf, size_t len, int width, int prec, double v)
+{
+	/* "± n/aM/s" would run the unknown spread into the unit. */
+	if (isnan(v))
+		snprintf(buf, len, "%*s ", width, "n/a");
 	else
 		snprintf(buf, len, "%*.*f", width, prec, v);
 	return buf;
@@ -94,22 +105,60 @@ static void hits_drops_progress(FILE *f, const struct mb_run *run, int iter,
 		hits, hits / run->nr_producers, drops, hits + drops);
 }
 
+/* A Summary figure with its spread over the run's samples. */
+static void stat_figure(struct mb_json *figs, const char *name, const char *unit,
+			const struct mb_stats *st, int n)
+{
+	mb_figure_spread(mb_figure(figs, name, unit, st->mean), true, st->stddev, n);
+}
+
+/* A Summary figure printed without a spread (a share per producer, a derived latency). */
+static void plain_figure(struct mb_json *figs, const char *name, const char *unit, double v,
+			 int n)
+{
+	mb_figure_spread(mb_figure(figs, name, unit, v), false, NAN, n);
+}
+
+/* The text's "drops" are the misses, its "total operations" hits + misses. */
+static void hits_drops_figures(const struct mb_run *run, const struct mb_summary *sum,
+			       struct mb_json *figs)
+{
+	stat_figure(figs, "hits", "ops/s", &sum->hits, sum->n);
+	plain_figure(figs, "hits", "ops/s per producer", sum->hits.mean / run->nr_producers,
+		     sum->n);
+	stat_figure(figs, "drops", "ops/s", &sum->misses, sum->n);
+	stat_figure(figs, "total operations", "ops/s", &sum->total, sum->n);
+}
+
+/* Figure @name in ops/s, in M/s, and its spread in @sd (from the figures: the same numbers). */
+static double mega(const struct mb_json *figs, const char *name, const char *unit, char *sd)
+{
+	mb_text_spread(sd, 32, 5, 3, mb_figure_get(figs, name, unit, "stddev") / 1e6);
+	return mb_figure_get(figs, name, unit, "value") / 1e6;
+}
+
 static void hits_drops_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
 {
+	struct mb_json *figs = mb_json_array();
 	char sd[3][32];
+	double hits, drops, total;
 
+	hits_drops_figures(run, sum, figs);
+	hits = mega(figs, "hits", "ops/s", sd[0]);
+	drops = mega(figs, "drops", "ops/s", sd[1]);
+	total = mega(figs, "total operations", "ops/s", sd[2]);
 	mb_text_notes(f, run, sum);
 	fprintf(f, "Summary: hits %8.3lf " PM " %5sM/s (%7.3lfM/prod), drops %8.3lf " PM
 		   " %5sM/s, total operations %8.3lf " PM " %5sM/s\n",
-		sum->hits.mean / 1e6, mb_text_num(sd[0], 32, 5, 3, sum->hits.stddev / 1e6),
-		sum->hits.mean / 1e6 / run->nr_producers, sum->misses.mean / 1e6,
-		mb_text_num(sd[1], 32, 5, 3, sum->misses.stddev / 1e6),
-		sum->total.mean / 1e6, mb_text_num(sd[2], 32, 5, 3, sum->total.stddev / 1e6));
+		hits, sd[0], mb_figure_get(figs, "hits", "ops/s per producer", "value") / 1e6,
+		drops, sd[1], total, sd[2]);
+	mb_json_free(figs);
 }
 
 const struct mb_text_style mb_text_hits_drops = {
 	.progress = hits_drops_progress,
 	.summary = hits_drops_summary,
+	.figures = hits_drops_figures,
 };
 
 /* ops: throughput and latency */
@@ -122,26 +171,50 @@ static void ops_progress(FILE *f, const struct mb_run *run, int iter, const stru
 	fprintf(f, "hits %8.3lfM/s (%7.3lfM/prod)\n", rate, rate / run->nr_producers);
 }
 
-static void ops_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
+static void ops_figures(const struct mb_run *run, const struct mb_summary *sum,
+			struct mb_json *figs)
 {
 	/*
 	 * The kernel derives latency from throughput (1000 / M ops/s per producer). Where the
 	 * op was timed in the kernel, the measured in-kernel ns/op is printed instead.
 	 */
 	double lat = sum->has_kernel ? mb_summary_latency(run, sum) :
-				       1000.0 / (sum->throughput.mean / 1e6) * run->nr_producers;
+				       1e9 / sum->throughput.mean * run->nr_producers;
+
+	stat_figure(figs, "throughput", "ops/s", &sum->throughput, sum->n);
+	plain_figure(figs, "throughput", "ops/s per producer",
+		     sum->throughput.mean / run->nr_producers, sum->n);
+	plain_figure(figs, "latency", "ns/op", lat, sum->n);
+}
+
+/* The kernel's "Summary: throughput ..., latency ..." line from @figs, @scale 1e6 for M. */
+void mb_text_throughput_line(FILE *f, const struct mb_json *figs, double scale, char unit,
+			     double lat_scale, const char *lat_unit)
+{
 	char sd[32];
 
+	mb_text_num(sd, sizeof(sd), 5, 3,
+		    mb_figure_get(figs, "throughput", "ops/s", "stddev") / scale);
+	fprintf(f, "Summary: throughput %8.3lf " PM " %5s %c ops/s (%7.3lf%c ops/prod), latency %8.3lf %s/op\n",
+		mb_figure_get(figs, "throughput", "ops/s", "value") / scale, sd, unit,
+		mb_figure_get(figs, "throughput", "ops/s per producer", "value") / scale, unit,
+		mb_figure_get(figs, "latency", "ns/op", "value") / lat_scale, lat_unit);
+}
+
+static void ops_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
+{
+	struct mb_json *figs = mb_json_array();
+
+	ops_figures(run, sum, figs);
 	mb_text_notes(f, run, sum);
-	fprintf(f, "Summary: throughput %8.3lf " PM " %5s M ops/s (%7.3lfM ops/prod), latency %8.3lf ns/op\n",
-		sum->throughput.mean / 1e6,
-		mb_text_num(sd, sizeof(sd), 5, 3, sum->throughput.stddev / 1e6),
-		sum->throughput.mean / 1e6 / run->nr_producers, lat);
+	mb_text_throughput_line(f, figs, 1e6, 'M', 1, "ns");
+	mb_json_free(figs);
 }
 
 const struct mb_text_style mb_text_ops = {
 	.progress = ops_progress,
 	.summary = ops_summary,
+	.figures = ops_figures,
 };
 
 /* false hits: bloom-false-positive */
@@ -161,18 +234,35 @@ static void false_hits_progress(FILE *f, const struct mb_run *run, int iter,
 		(long)s->total.false_hits, (long)total, false_pct(s->total.false_hits, total));
 }
 
-static void false_hits_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
+/* Counts over the measured samples, not means: the kernel's line sums them. */
+static void false_hits_figures(const struct mb_run *run, const struct mb_summary *sum,
+			       struct mb_json *figs)
 {
 	uint64_t total = sum->sum.false_hits + sum->sum.hits + sum->sum.misses;
 
+	(void)run;
+	plain_figure(figs, "false hits", "ops", (double)sum->sum.false_hits, sum->n);
+	plain_figure(figs, "total operations", "ops", (double)total, sum->n);
+	plain_figure(figs, "Percentage", "%", false_pct(sum->sum.false_hits, total), sum->n);
+}
+
+static void false_hits_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
+{
+	struct mb_json *figs = mb_json_array();
+
+	false_hits_figures(run, sum, figs);
 	mb_text_notes(f, run, sum);
 	fprintf(f, "Summary: %ld false hits of %ld total operations. Percentage =  %2.2f %%\n",
-		(long)sum->sum.false_hits, (long)total, false_pct(sum->sum.false_hits, total));
+		(long)mb_figure_get(figs, "false hits", "ops", "value"),
+		(long)mb_figure_get(figs, "total operations", "ops", "value"),
+		mb_figure_get(figs, "Percentage", "%", "value"));
+	mb_json_free(figs);
 }
 
 const struct mb_text_style mb_text_false_hits = {
 	.progress = false_hits_progress,
 	.summary = false_hits_summary,
+	.figures = false_hits_figures,
 };
 
 /* fractional second: rates per second of in-kernel time (refills excluded) */
@@ -192,19 +282,30 @@ static void frac_progress(FILE *f, const struct mb_run *run, int iter, const str
 	mb_text_frac_progress(f, run, iter, s, 1e6, 'M');
 }
 
+void mb_text_frac_figures(const struct mb_run *run, const struct mb_summary *sum,
+			  struct mb_json *figs)
+{
+	const struct mb_stats *rate = &sum->kernel_throughput;
+
+	stat_figure(figs, "throughput", "ops/s", rate, sum->n);
+	plain_figure(figs, "throughput", "ops/s per producer", rate->mean / run->nr_producers,
+		     sum->n);
+	plain_figure(figs, "latency", "ns/op",
+		     sum->has_kernel ? mb_summary_latency(run, sum) : 0.0, sum->n);
+}
+
 static void frac_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
 {
-	double rate = sum->kernel_throughput.mean / 1e6;
-	char sd[32];
+	struct mb_json *figs = mb_json_array();
 
+	mb_text_frac_figures(run, sum, figs);
 	mb_text_notes(f, run, sum);
-	fprintf(f, "Summary: throughput %8.3lf " PM " %5s %c ops/s (%7.3lf%c ops/prod), latency %8.3lf %s/op\n",
-		rate, mb_text_num(sd, sizeof(sd), 5, 3, sum->kernel_throughput.stddev / 1e6), 'M',
-		rate / run->nr_producers, 'M',
-		sum->has_kernel ? mb_summary_latency(run, sum) : 0.0, "ns");
+	mb_text_throughput_line(f, figs, 1e6, 'M', 1, "ns");
+	mb_json_free(figs);
 }
 
 const struct mb_text_style mb_text_frac_second = {
 	.progress = frac_progress,
 	.summary = frac_summary,
+	.figures = mb_text_frac_figures,
 };

@@ -21,9 +21,15 @@ static void _name##_summary(FILE *f, const struct mb_run *run,				\
 {											\
 	_stock.summary(f, run, sum);							\
 }											\
+static void _name##_figures(const struct mb_run *run, const struct mb_summary *sum,	\
+			    struct mb_json *figs)					\
+{											\
+	_stock.figures(run, sum, figs);							\
+}											\
 const struct mb_text_style _name = {							\
 	.progress = _name##_progress,							\
 	.summary = _name##_summary,							\
+	.figures = _name##_figures,							\
 }
 
 HARNESS_STYLE(harness_text_hits, mb_text_hits_drops);

@@ -75,13 +75,53 @@ static void hash_map_line(FILE *f, const struct mb_run *run)
 		mb_json_num(mb_json_get(setup, "fill_ns"), 0) / 1e6);
 }
 
+/*
+ * The user paths' figures: rates per second of the producers' CPU time spent on the ops (a
+ * thread waiting for a CPU does not lower them), and that time per op.
+ */
+static void user_figures(const struct mb_run *run, const struct mb_summary *sum,
+			 struct mb_json *figs)
+{
+	struct mb_stats rate = {};
+	double *v;
+	int n = 0;
+
+	v = calloc((size_t)run->nr_samples + 1, sizeof(*v));
+	for (int i = 0; v && i < run->nr_samples; i++) {
+		const struct mb_sample *s = &run->samples[i];
+
+		if (!s->warmup && s->metric[0] > 0)
+			v[n++] = 1e9 / s->metric[0] * run->nr_producers;
+	}
+	if (!v || mb_stats_compute(v, (size_t)n, &rate))
+		memset(&rate, 0, sizeof(rate));
+	free(v);
+	mb_figure_spread(mb_figure(figs, "throughput", "ops/s", rate.mean), true, rate.stddev,
+			 sum->n);
+	mb_figure_spread(mb_figure(figs, "throughput", "ops/s per producer",
+				   rate.mean / run->nr_producers), false, NAN, sum->n);
+	mb_figure_spread(mb_figure(figs, "latency", "ns/op",
+				   sum->has_metric[0] ? sum->metric[0].mean : 0.0), false, NAN,
+			 sum->n);
+}
+
+static void hash_figures(const struct mb_run *run, const struct mb_summary *sum,
+			 struct mb_json *figs)
+{
+	const struct hash_args *a = run->args;
+
+	if (a->path != HASH_PATH_KERNEL)
+		user_figures(run, sum, figs);
+	else if (uses_refills(run))
+		mb_text_frac_second.figures(run, sum, figs);
+	else
+		mb_text_ops.figures(run, sum, figs);
+}
+
 static void hash_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
 {
 	const struct hash_args *a = run->args;
-	struct mb_stats rate = {};
-	char sd[32];
-	double *v;
-	int n = 0;
+	struct mb_json *figs;
 
 	hash_map_line(f, run);
 	if (a->path == HASH_PATH_KERNEL) {
@@ -97,26 +137,16 @@ static void hash_summary(FILE *f, const struct mb_run *run, const struct mb_summ
 			sum->has_metric[1] ? 100 * sum->metric[1].mean : 0.0,
 			sum->throughput.mean / 1e6,
 			uses_refills(run) ? ", refills of their key ranges excluded" : "");
-	/* Rates per second of the producers' CPU time spent on the ops. */
-	v = calloc((size_t)run->nr_samples + 1, sizeof(*v));
-	for (int i = 0; v && i < run->nr_samples; i++) {
-		const struct mb_sample *s = &run->samples[i];
-
-		if (!s->warmup && s->metric[0] > 0)
-			v[n++] = 1e9 / s->metric[0] * run->nr_producers;
-	}
-	if (!v || mb_stats_compute(v, (size_t)n, &rate))
-		memset(&rate, 0, sizeof(rate));
-	free(v);
-	fprintf(f, "Summary: throughput %8.3lf \u00B1 %5s M ops/s (%7.3lfM ops/prod), latency %8.3lf ns/op\n",
-		rate.mean / 1e6, mb_text_num(sd, sizeof(sd), 5, 3, rate.stddev / 1e6),
-		rate.mean / 1e6 / run->nr_producers,
-		sum->has_metric[0] ? sum->metric[0].mean : 0.0);
+	figs = mb_json_array();
+	user_figures(run, sum, figs);
+	mb_text_throughput_line(f, figs, 1e6, 'M', 1, "ns");
+	mb_json_free(figs);
 }
 
 const struct mb_text_style hash_text = {
 	.progress = hash_progress,
 	.summary = hash_summary,
+	.figures = hash_figures,
 };
 
 /* ---- the kernel's bpf-hashmap-* benches ---- */
@@ -152,7 +182,7 @@ static void hml_summary(FILE *f, const struct mb_run *run, const struct mb_summa
 		else
 			fprintf(f, "%s%02d: lookup %.3lfM \u00B1 %sM events/sec (mean \u00B1 stddev of %d samples of %u ms, in-kernel time)\n",
 				cpu >= 0 ? "cpu" : "prod", cpu >= 0 ? cpu : p, mean / 1e6,
-				mb_text_num(sds, sizeof(sds), 0, 3, sd / 1e6),
+				mb_text_spread(sds, sizeof(sds), 0, 3, sd / 1e6),
 				n, run->env->interval_ms);
 	}
 	mb_text_ops.summary(f, run, sum);
@@ -177,12 +207,21 @@ static void kb_progress(FILE *f, const struct mb_run *run, int iter, const struc
 	mb_text_ops.progress(f, run, iter, s);
 }
 
+/* The kernel benches' own lines before the Summary are per producer; the Summary's are these. */
+static void kb_figures(const struct mb_run *run, const struct mb_summary *sum,
+		       struct mb_json *figs)
+{
+	mb_text_ops.figures(run, sum, figs);
+}
+
 const struct mb_text_style hash_text_hml = {
 	.progress = kb_progress,
 	.summary = hml_summary,
+	.figures = kb_figures,
 };
 
 const struct mb_text_style hash_text_fu = {
 	.progress = kb_progress,
 	.summary = fu_summary,
+	.figures = kb_figures,
 };

@@ -69,4 +69,5 @@ static void mp_progress(FILE *f, const struct mb_run *run, int iter, const struc
 const struct mb_text_style map_perf_text = {
 	.progress = mp_progress,
 	.summary = mp_summary,
+	.figures = mb_text_frac_figures,
 };

@@ -75,19 +75,33 @@ static void free_notes(FILE *f, const struct mb_run *run, const struct mb_summar
 			sum->nr_ref_drift);
 }
 
+/* Frees per second of in-kernel free time; the time per free (shown in ms). */
+static void free_figures(const struct mb_run *run, const struct mb_summary *sum,
+			 struct mb_json *figs)
+{
+	double rate = sum->has_kernel ? sum->kernel_throughput.mean : 0;
+
+	mb_figure_spread(mb_figure(figs, "throughput", "ops/s", rate), true,
+			 sum->has_kernel ? sum->kernel_throughput.stddev : 0, sum->n);
+	mb_figure_spread(mb_figure(figs, "throughput", "ops/s per producer",
+				   rate / run->nr_producers), false, NAN, sum->n);
+	mb_figure_spread(mb_figure(figs, "latency", "ns/op",
+				   sum->has_kernel ? sum->latency_kernel.mean : 0.0), false, NAN,
+			 sum->n);
+}
+
 static void free_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
 {
-	double rate = sum->has_kernel ? sum->kernel_throughput.mean / 1e3 : 0;
-	double sd = sum->has_kernel ? sum->kernel_throughput.stddev / 1e3 : 0;
-	char sds[32];
+	struct mb_json *figs = mb_json_array();
 
+	free_figures(run, sum, figs);
 	free_notes(f, run, sum);
-	fprintf(f, "Summary: throughput %8.3lf \u00B1 %5s %c ops/s (%7.3lf%c ops/prod), latency %8.3lf %s/op\n",
-		rate, mb_text_num(sds, sizeof(sds), 5, 3, sd), 'K', rate / run->nr_producers, 'K',
-		sum->has_kernel ? sum->latency_kernel.mean / 1e6 : 0.0, "ms");
+	mb_text_throughput_line(f, figs, 1e3, 'K', 1e6, "ms");
+	mb_json_free(figs);
 }
 
 const struct mb_text_style lpm_text_free = {
 	.progress = free_progress,
 	.summary = free_summary,
+	.figures = free_figures,
 };

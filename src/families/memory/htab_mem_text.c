@@ -77,26 +77,51 @@ static void htab_mem_notes(FILE *f, const struct mb_run *run, const struct mb_su
 	fputc('\n', f);
 }
 
+/* The kernel's three figures: ops per producer, the cgroup's usage (mean) and peak. */
+static void htab_mem_figures(const struct mb_run *run, const struct mb_summary *sum,
+			     struct mb_json *figs)
+{
+	const struct mb_stats *mem = &sum->metric[0];
+
+	mb_figure_spread(mb_figure(figs, "per-prod-op", "ops/s", sum->prod_throughput.mean), true,
+			 sum->prod_throughput.stddev, sum->n);
+	mb_figure_spread(mb_figure(figs, "memory usage", "bytes",
+				   sum->has_metric[0] ? mem->mean : NAN),
+			 true, sum->has_metric[0] ? mem->stddev : NAN, sum->n);
+	mb_figure_spread(mb_figure(figs, "peak memory usage", "bytes",
+				   memcg_figure(run, "peak_bytes")), false, NAN, sum->n);
+}
+
 static void htab_mem_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
 {
-	double peak = memcg_figure(run, "peak_bytes");
+	struct mb_json *figs = mb_json_array();
+	double mem, peak;
 	char sd[32];
 
+	htab_mem_figures(run, sum, figs);
+	mem = mb_figure_get(figs, "memory usage", "bytes", "value");
+	peak = mb_figure_get(figs, "peak memory usage", "bytes", "value");
 	htab_mem_notes(f, run, sum);
-	fprintf(f, "Summary: per-prod-op %7.2lf " PM " %7sk/s, ", sum->prod_throughput.mean / 1e3,
-		mb_text_num(sd, sizeof(sd), 7, 2, sum->prod_throughput.stddev / 1e3));
-	if (sum->has_metric[0])
-		fprintf(f, "memory usage %7.2lf " PM " %7sMiB, ", sum->metric[0].mean / MB_MIB,
-			mb_text_num(sd, sizeof(sd), 7, 2, sum->metric[0].stddev / MB_MIB));
+	fprintf(f, "Summary: per-prod-op %7.2lf " PM " %7sk/s, ",
+		mb_figure_get(figs, "per-prod-op", "ops/s", "value") / 1e3,
+		mb_text_spread(sd, sizeof(sd), 7, 2,
+			       mb_figure_get(figs, "per-prod-op", "ops/s", "stddev") / 1e3));
+	if (!isnan(mem))
+		fprintf(f, "memory usage %7.2lf " PM " %7sMiB, ", mem / MB_MIB,
+			mb_text_spread(sd, sizeof(sd), 7, 2,
+				       mb_figure_get(figs, "memory usage", "bytes", "stddev") /
+					       MB_MIB));
 	else
 		fprintf(f, "memory usage unavailable, ");
 	if (isnan(peak))
 		fprintf(f, "peak memory usage unavailable\n");
 	else
 		fprintf(f, "peak memory usage %7.2lfMiB\n", peak / MB_MIB);
+	mb_json_free(figs);
 }
 
 const struct mb_text_style htab_mem_text = {
 	.progress = htab_mem_progress,
 	.summary = htab_mem_summary,
+	.figures = htab_mem_figures,
 };
