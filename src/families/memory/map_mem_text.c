@@ -255,7 +255,83 @@ static void map_mem_partial(FILE *f, const struct mb_run *run, const void *what)
 	}
 }
 
+/* Figure @name of a row in @unit, the row's @key; labelled with the map type and size. */
+static struct mb_json *row_figure(struct mb_json *figs, const char *type,
+				  const struct mb_json *row, const char *name, const char *unit,
+				  double value)
+{
+	struct mb_json *fig = mb_figure(figs, name, unit, value);
+
+	mb_figure_label_str(fig, "map_type", type);
+	mb_figure_label_num(fig, "max_entries", num(row, "max_entries"));
+	return fig;
+}
+
+/* A release wait's figure: when the last drop came, where the table shows it as a time. */
+static double release_ms(const struct mb_json *w, bool waiting)
+{
+	if (!waiting || !mb_json_is(w, MB_JSON_OBJECT) || flag(w, "interrupted") ||
+	    (!flag(w, "reached") && !flag(w, "settled")))
+		return NAN;
+	return num(w, "release_ms");
+}
+
+/* The figures of one table row, as mm_print_row shows them ("-", "n/a": null). */
+static void row_figures(struct mb_json *figs, const char *type, const struct mb_json *row,
+			bool percpu, bool waiting)
+{
+	bool memcg = mb_json_is(mb_json_get(row, "memcg_reason"), MB_JSON_NULL);
+	bool stream = mb_json_str(mb_json_get(row, "fill_reason"), NULL) != NULL;
+	bool del = flag(row, "can_delete") && !stream;
+	double entries = stream ? NAN : num(row, "entries");
+	double filled = memcg && !stream ? num(row, "filled_bytes") : NAN;
+
+	row_figure(figs, type, row, "entries", "entries", entries);
+	row_figure(figs, type, row, "created", "bytes", memcg ? num(row, "created_bytes") : NAN);
+	row_figure(figs, type, row, "filled", "bytes", filled);
+	if (percpu)
+		row_figure(figs, type, row, "percpu", "bytes", num(row, "percpu_filled_bytes"));
+	row_figure(figs, type, row, "B/entry", "bytes/entry",
+		   entries > 0 ? filled / entries : NAN);
+	row_figure(figs, type, row, "memlock", "bytes",
+		   num(row, stream ? "memlock_created_bytes" : "memlock_filled_bytes"));
+	row_figure(figs, type, row, "vs charged", "%", num(row, "memlock_error") * 100);
+	row_figure(figs, type, row, "deleted", "bytes",
+		   memcg && del ? num(row, "deleted_bytes") : NAN);
+	row_figure(figs, type, row, "deleted (released)", "ms",
+		   memcg && del && !isnan(num(row, "deleted_bytes")) ?
+			   release_ms(mb_json_get(row, "delete_release"), waiting) : NAN);
+	row_figure(figs, type, row, "closed", "bytes", memcg ? num(row, "closed_bytes") : NAN);
+	row_figure(figs, type, row, "closed (released)", "ms",
+		   memcg && !isnan(num(row, "closed_bytes")) ?
+			   release_ms(mb_json_get(row, "close_release"), waiting) : NAN);
+	row_figure(figs, type, row, "fill", "ms", stream ? NAN : num(row, "fill_ms"));
+	row_figure(figs, type, row, "delete", "ms", stream ? NAN : num(row, "delete_ms"));
+}
+
+/* Every measured row of every table; rows that failed and skipped types have none. */
+static void map_mem_figures(const struct mb_run *run, const struct mb_summary *sum,
+			    struct mb_json *figs)
+{
+	const struct mb_json *fp = mb_json_get(run->extra, "footprint");
+	bool waiting = num(run->extra, "release_timeout_ms") > 0;
+
+	(void)sum;
+	for (size_t i = 0; i < mb_json_len(fp); i++) {
+		const struct mb_json *tj = mb_json_at(fp, i), *rows = mb_json_get(tj, "rows");
+
+		for (size_t r = 0; r < mb_json_len(rows); r++) {
+			const struct mb_json *row = mb_json_at(rows, r);
+
+			if (!mb_json_str(mb_json_get(row, "error"), NULL))
+				row_figures(figs, mb_json_key_at(fp, i), row, flag(tj, "percpu"),
+					    waiting);
+		}
+	}
+}
+
 const struct mb_text_style mm_text = {
 	.result = map_mem_result,
 	.partial = map_mem_partial,
+	.figures = map_mem_figures,
 };
