@@ -448,15 +448,25 @@ struct mb_json *lru_extra(struct mb_run *run, enum lru_access access)
 	return extra;
 }
 
-int lru_run_variants(struct mb_run *run, enum lru_access access, int nr, const void *found,
+int lru_run_variants(struct mb_run *run, enum lru_access access,
+		     const struct lru_variant *planned, int nr, const void *found,
 		     int (*run_variant)(struct mb_run *run, int vi, struct mb_json *variants))
 {
-	struct mb_json *variants = mb_json_array();
-	int err = 0;
+	struct mb_json *variants = mb_json_array(), *not_run = mb_json_array();
+	int err = 0, vi;
 
-	for (int vi = 0; vi < nr && !err && !mb_interrupted(); vi++)
+	for (vi = 0; vi < nr && !err && !mb_interrupted(); vi++)
 		err = run_variant(run, vi, variants);
+	/* A signal stops the maps after the one it came during: say which did not run. */
+	for (; !err && vi < nr; vi++) {
+		struct mb_json *o = mb_json_object();
+
+		mb_json_set_str(o, "map_type", lru_type_name(planned[vi].type));
+		mb_json_set_str(o, "lru", lru_flags_label(planned[vi].flags));
+		mb_json_append(not_run, o);
+	}
 	mb_json_set(mb_run_extra(run), "variants", variants);
+	mb_json_set(mb_run_extra(run), "not_run", not_run);
 	mb_run_partial(run, &(struct lru_text_view){ .access = access, .found = found, .nr = nr,
 						     .summary = !err });
 	return err;

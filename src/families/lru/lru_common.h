@@ -140,11 +140,13 @@ static inline double lru_ratio(uint64_t part, uint64_t whole)
 int lru_setup_begin(struct mb_run *run, enum lru_access access, size_t size);
 struct mb_json *lru_extra(struct mb_run *run, enum lru_access access);
 /*
- * Run the @nr variants with @run_variant, each adding its object to extra.variants, until one
- * fails or a signal; then pass the variants' findings (@found, as lru_text.h's view says) to the
- * run's sinks. Returns the first error.
+ * Run the @nr variants @planned with @run_variant, each adding its object to extra.variants,
+ * until one fails or a signal (those a signal left out go to extra.not_run); then pass the
+ * variants' findings (@found, as lru_text.h's view says) to the run's sinks. Returns the first
+ * error.
  */
-int lru_run_variants(struct mb_run *run, enum lru_access access, int nr, const void *found,
+int lru_run_variants(struct mb_run *run, enum lru_access access,
+		     const struct lru_variant *planned, int nr, const void *found,
 		     int (*run_variant)(struct mb_run *run, int vi, struct mb_json *variants));
 
 /* The descriptor of lru-<_pfx>: its options, args, hooks and text are named _pfx_*. */

@@ -143,6 +143,34 @@ static int replay_perfect(struct dist_state *st, uint32_t capacity)
 	return 0;
 }
 
+/*
+ * What the perfect LRU gets on the first @done accesses of the trace: a task cut short by a
+ * signal is compared with the perfect LRU over the same accesses, never over the whole trace.
+ */
+static int replay_prefix(const struct dist_state *st, uint32_t capacity, size_t done,
+			 uint64_t *misses, uint64_t *unique)
+{
+	struct mb_u64_index seen;
+	struct mb_lru_sim sim;
+	int err = mb_lru_sim_init(&sim, capacity);
+
+	if (err)
+		return err;
+	err = mb_u64_index_init(&seen, st->trace.unique, false);
+	if (err) {
+		mb_lru_sim_free(&sim);
+		return err;
+	}
+	*misses = *unique = 0;
+	for (size_t i = 0; i < done && i < st->trace.n; i++) {
+		*misses += !mb_lru_sim_access(&sim, st->trace.keys[i]);
+		*unique += mb_u64_index_put(&seen, st->trace.keys[i], 0) == 1;
+	}
+	mb_u64_index_free(&seen);
+	mb_lru_sim_free(&sim);
+	return 0;
+}
+
 static void dist_teardown(struct mb_run *run)
 {
 	struct dist_state *st = run->priv;
@@ -247,7 +275,83 @@ static void total_add(struct lru_dist_total *sum, const struct lru_dist_total *c
 	sum->kernel_ns += c->kernel_ns;
 }
 
-/* One map configuration: create, replay every task, count what stayed, report. */
+/* Task @t's counts: over its whole trace, or over the accesses it replayed before a signal. */
+static int task_counts(struct mb_run *run, int t, uint64_t resident, struct lru_dist_total *c)
+{
+	const struct dist_args *a = run->args;
+	struct dist_state *st = run->priv;
+	const struct lru_task *task = &st->tasks[t];
+	int err;
+
+	*c = (struct lru_dist_total){
+		.accesses = task->done,
+		.unique = st->trace.unique,
+		.bpf_misses = task->misses,
+		.perfect_misses = st->perfect_misses,
+		.insert_failures = task->insert_failures,
+		.resident = resident,
+		.syscalls = task->syscalls,
+		.wall_ns = task->wall_ns,
+		.kernel_ns = task->kernel_ns,
+	};
+	if (task->done >= st->trace.n)
+		return 0;
+	err = replay_prefix(st, a->lru_size, task->done, &c->perfect_misses, &c->unique);
+	if (err)
+		return mb_run_fail(run, err, "perfect LRU of %u entries: %s", a->lru_size,
+				   strerror(-err));
+	return 0;
+}
+
+/* Whether any task replayed an access: a signal before the first leaves nothing to report. */
+static bool replayed(const struct dist_state *st)
+{
+	for (int t = 0; t < st->nr_tasks; t++)
+		if (st->tasks[t].done)
+			return true;
+	return false;
+}
+
+/* Each task's figures into @tasks and @d, and their sum into d->total. */
+static int tasks_report(struct mb_run *run, const struct lru_variant *v, const uint64_t *resident,
+			struct lru_dist_found *d, struct mb_json *tasks)
+{
+	struct dist_state *st = run->priv;
+
+	for (int t = 0; t < st->nr_tasks; t++) {
+		const struct lru_task *task = &st->tasks[t];
+		struct lru_dist_total c;
+		struct mb_json *to;
+		int err = task_counts(run, t, resident[t], &c);
+
+		if (err)
+			return err;
+		if (task->hits + task->misses != task->done)
+			mb_run_warn(run, "task %d: %" PRIu64 " hits + %" PRIu64 " misses for %zu accesses",
+				    t, task->hits, task->misses, task->done);
+		if (task->insert_failures)
+			mb_run_warn(run, "%s %s: task %d: %" PRIu64 " inserts refused (%s): the LRU found no element to reuse",
+				    lru_type_name(v->type), lru_flags_label(v->flags), t,
+				    task->insert_failures,
+				    task->insert_errno ? strerror(task->insert_errno) : "in BPF");
+		to = mb_json_object();
+		mb_json_set_num(to, "task", t);
+		mb_json_set_num(to, "cpu", task->cpu);
+		counts_json(to, &c);
+		mb_json_append(tasks, to);
+		total_add(&d->total, &c);
+		d->task[t] = c;
+		d->cpu[t] = task->cpu;
+		d->interrupted |= task->done < st->trace.n;
+	}
+	return 0;
+}
+
+/*
+ * One map configuration: create, replay every task, count what stayed, report. A signal
+ * during the replay ends it early: the variant is reported over the accesses replayed, marked
+ * interrupted.
+ */
 static int run_variant(struct mb_run *run, int vi, struct mb_json *variants)
 {
 	const struct dist_args *a = run->args;
@@ -255,9 +359,8 @@ static int run_variant(struct mb_run *run, int vi, struct mb_json *variants)
 	const struct lru_variant *v = &st->variants[vi];
 	uint32_t max_entries = lru_map_entries(v->flags, a->lru_size, a->nr_tasks);
 	uint64_t resident[LRU_MAX_TASKS], total_resident;
-	struct mb_json *o, *tasks;
 	struct lru_dist_found *d = &st->found[vi];
-	struct lru_dist_total *sum = &d->total;
+	struct mb_json *o, *tasks;
 	struct lru_map m;
 	char flags[32];
 	int err;
@@ -267,15 +370,15 @@ static int run_variant(struct mb_run *run, int vi, struct mb_json *variants)
 	if (err)
 		return err;
 	err = lru_run_tasks(run, &m, st->tasks, st->nr_tasks);
-	if (!err && !mb_interrupted()) {
+	if (!err) {
 		err = lru_map_count(&m, st->trace.stride, st->nr_tasks, &total_resident, resident);
 		if (err)
 			mb_run_fail(run, err, "cannot walk the map: %s", strerror(-err));
 	}
-	if (!err && !mb_interrupted())
+	if (!err)
 		lru_report_memory(run, &m);
 	lru_map_destroy(&m);
-	if (err || mb_interrupted())
+	if (err || !replayed(st))
 		return err;
 
 	o = mb_json_object();
@@ -286,45 +389,17 @@ static int run_variant(struct mb_run *run, int vi, struct mb_json *variants)
 	mb_json_set_num(o, "max_entries", max_entries);
 	mb_json_set_num(o, "capacity_per_task", a->lru_size);
 	tasks = mb_json_array();
-	for (int t = 0; t < st->nr_tasks; t++) {
-		const struct lru_task *task = &st->tasks[t];
-		struct lru_dist_total c = {
-			.accesses = task->done,
-			.unique = st->trace.unique,
-			.bpf_misses = task->misses,
-			.perfect_misses = st->perfect_misses,
-			.insert_failures = task->insert_failures,
-			.resident = resident[t],
-			.syscalls = task->syscalls,
-			.wall_ns = task->wall_ns,
-			.kernel_ns = task->kernel_ns,
-		};
-		struct mb_json *to = mb_json_object();
-
-		if (task->hits + task->misses != task->done)
-			mb_run_warn(run, "task %d: %" PRIu64 " hits + %" PRIu64 " misses for %zu accesses",
-				    t, task->hits, task->misses, task->done);
-		if (task->insert_failures)
-			mb_run_warn(run, "%s %s: task %d: %" PRIu64 " inserts refused (%s): the LRU found no element to reuse",
-				    lru_type_name(v->type), lru_flags_label(v->flags), t,
-				    task->insert_failures,
-				    task->insert_errno ? strerror(task->insert_errno) : "in BPF");
-		mb_json_set_num(to, "task", t);
-		mb_json_set_num(to, "cpu", task->cpu);
-		counts_json(to, &c);
-		mb_json_append(tasks, to);
-		total_add(sum, &c);
-		d->task[t] = c;
-		d->cpu[t] = task->cpu;
-	}
+	err = tasks_report(run, v, resident, d, tasks);
 	mb_json_set(o, "tasks", tasks);
+	mb_json_set_bool(o, "interrupted", d->interrupted);
 	/* Keys of no task would be a bug; the walk counts every key the map holds. */
-	sum->resident = total_resident;
-	counts_json(mb_json_child(o, "total"), sum);
+	d->total.resident = total_resident;
+	counts_json(mb_json_child(o, "total"), &d->total);
 	mb_json_append(variants, o);
+	if (err)
+		return err;
 	d->v = *v;
 	d->max_entries = max_entries;
-	d->trace_len = st->trace.n;
 	d->nr_tasks = st->nr_tasks;
 	return 0;
 }
@@ -367,7 +442,8 @@ static int dist_run_once(struct mb_run *run)
 	mb_json_set_num(perfect, "misses_per_task", (double)st->perfect_misses);
 	mb_json_set_num(perfect, "miss_ratio", lru_ratio(st->perfect_misses, st->trace.n));
 	mb_json_set_num(perfect, "ns_per_access", lru_ratio(st->perfect_ns, st->trace.n));
-	return lru_run_variants(run, a->access, st->nr_variants, st->found, run_variant);
+	return lru_run_variants(run, a->access, st->variants, st->nr_variants, st->found,
+				run_variant);
 }
 
 const struct mb_bench mb_bench_lru_dist = LRU_BENCH("lru-dist", dist, "LRU quality: BPF LRU hash misses against a perfect LRU on a key trace (test_lru_dist)");

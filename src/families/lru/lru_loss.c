@@ -459,6 +459,8 @@ out:
 
 static int run_variant(struct mb_run *run, int vi, struct mb_json *variants)
 {
+	/* A test a signal cut short, or never started: null. */
+	static const char *const tests[] = { "loss0", "loss1", "parallel" };
 	struct loss_state *st = run->priv;
 	const struct lru_variant *v = &st->variants[vi];
 	struct lru_loss_found *r = &st->found[vi];
@@ -478,11 +480,16 @@ static int run_variant(struct mb_run *run, int vi, struct mb_json *variants)
 	r->loss1_done = r->loss0_done && !err && !mb_interrupted();
 	if (r->loss1_done)
 		err = test_parallel(run, v, r, mb_json_child(o, "parallel"));
-	if (err || mb_interrupted()) {
+	/* A signal: the tests that ended are reported, the one it cut short is not. */
+	if (err || (mb_interrupted() && !r->loss0_done)) {
 		mb_json_free(o);
 		return err;
 	}
-	r->done = true;
+	r->done = !mb_interrupted();
+	for (size_t i = 0; !r->done && i < sizeof(tests) / sizeof(*tests); i++)
+		if (!mb_json_len(mb_json_get(o, tests[i])))
+			mb_json_set(o, tests[i], mb_json_null());
+	mb_json_set_bool(o, "interrupted", !r->done);
 	mb_json_append(variants, o);
 	return 0;
 }
@@ -494,7 +501,8 @@ static int loss_run_once(struct mb_run *run)
 	struct mb_json *extra = lru_extra(run, a->access);
 
 	mb_json_set_num(extra, "nr_tasks", st->nr_tasks);
-	return lru_run_variants(run, a->access, st->nr_variants, st->found, run_variant);
+	return lru_run_variants(run, a->access, st->variants, st->nr_variants, st->found,
+				run_variant);
 }
 
 const struct mb_bench mb_bench_lru_loss = LRU_BENCH("lru-loss", loss, "LRU quality: test_lru_dist's loss tests (loss0, loss1, parallel) against a perfect LRU");

@@ -5,6 +5,7 @@
  * run->extra, live after the run and in a text document.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <bpf/libbpf.h>
 
@@ -38,9 +39,12 @@ static void dist_task(FILE *f, const struct lru_dist_found *d, int t)
 	const struct lru_dist_total *c = &d->task[t];
 	int64_t extra = (int64_t)c->bpf_misses - (int64_t)c->perfect_misses;
 
-	/* test_lru_dist's two lines, word for word (the BPF line shows the perfect nr_unique). */
-	fprintf(f, "    task:%d BPF LRU: nr_unique:%" PRIu64 "(/%zu) nr_misses:%" PRIu64 "(/%zu)\n",
-		t, c->unique, d->trace_len, c->bpf_misses, d->trace_len);
+	/*
+	 * test_lru_dist's two lines, word for word (the BPF line shows the perfect nr_unique);
+	 * a replay a signal cut short counts the accesses it made.
+	 */
+	fprintf(f, "    task:%d BPF LRU: nr_unique:%" PRIu64 "(/%" PRIu64 ") nr_misses:%" PRIu64 "(/%" PRIu64 ")\n",
+		t, c->unique, c->accesses, c->bpf_misses, c->accesses);
 	fprintf(f, "    task:%d Perfect LRU: nr_unique:%" PRIu64 "(/%" PRIu64 ") nr_misses:%" PRIu64 "(/%" PRIu64 ")\n",
 		t, c->unique, c->accesses, c->perfect_misses, c->accesses);
 	fprintf(f, "    task:%d cpu:%d miss_ratio BPF:%.3f%% Perfect:%.3f%% extra_misses:%+" PRId64 " resident:%" PRIu64 " ns/access:%.1f",
@@ -82,30 +86,133 @@ static double num(const struct mb_json *o, const char *key)
 	return mb_json_num(mb_json_get(o, key), 0);
 }
 
+/* "map_type lru" of a variant object, for the Interrupted line. */
+static void variant_name(const struct mb_json *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %s", mb_json_str(mb_json_get(v, "map_type"), "?"),
+		 mb_json_str(mb_json_get(v, "lru"), "?"));
+}
+
+/* The maps a signal left out, ": not run: ..." (nothing when every map ran). */
+static void not_run(FILE *f, const struct mb_json *extra)
+{
+	const struct mb_json *nr = mb_json_get(extra, "not_run");
+	char name[64];
+
+	for (size_t i = 0; i < mb_json_len(nr); i++) {
+		variant_name(mb_json_at(nr, i), name, sizeof(name));
+		fprintf(f, "%s%s", i ? ", " : ": not run: ", name);
+	}
+}
+
+/* After a signal (not with -q): the map it cut short, and those it left out. */
+static void dist_interrupted(FILE *f, const struct mb_json *extra)
+{
+	const struct mb_json *vs = mb_json_get(extra, "variants");
+	double len = num(mb_json_get(extra, "trace"), "accesses") * num(extra, "nr_tasks");
+	char name[64];
+
+	fprintf(f, "Interrupted");
+	for (size_t i = 0; i < mb_json_len(vs); i++) {
+		const struct mb_json *v = mb_json_at(vs, i);
+
+		if (!mb_json_truthy(mb_json_get(v, "interrupted")))
+			continue;
+		variant_name(v, name, sizeof(name));
+		fprintf(f, ": %s after %.0f of %.0f accesses (its figures are over those)", name,
+			num(mb_json_get(v, "total"), "accesses"), len);
+	}
+	not_run(f, extra);
+	fputc('\n', f);
+}
+
+static bool run_interrupted(const struct mb_json *extra)
+{
+	const struct mb_json *vs = mb_json_get(extra, "variants");
+	bool any = mb_json_len(mb_json_get(extra, "not_run")) > 0;
+
+	for (size_t i = 0; i < mb_json_len(vs); i++)
+		any |= mb_json_truthy(mb_json_get(mb_json_at(vs, i), "interrupted"));
+	return any;
+}
+
+/* A figure of variant @v (its map type and LRU kind as labels). */
+static void variant_figure(struct mb_json *figs, const struct mb_json *v, const char *name,
+			   const char *unit, double value)
+{
+	struct mb_json *fig = mb_figure(figs, name, unit, value);
+
+	mb_figure_label_str(fig, "map_type", mb_json_str(mb_json_get(v, "map_type"), "?"));
+	mb_figure_label_str(fig, "lru", mb_json_str(mb_json_get(v, "lru"), "?"));
+}
+
+/* A variant's time per access: in-kernel for --access bpf, else the syscalls' wall time. */
+static double ns_per_access(const struct mb_json *t)
+{
+	const struct mb_json *kns = mb_json_get(t, "kernel_ns_per_access");
+
+	return mb_json_is(kns, MB_JSON_NUMBER) ? mb_json_num(kns, 0) : num(t, "ns_per_access");
+}
+
+/* The value of figure @i of @figs (0 where null). */
+static double fig_value(const struct mb_json *figs, size_t i)
+{
+	return mb_json_num(mb_json_get(mb_json_at(figs, i), "value"), 0);
+}
+
+#define DIST_FIGURES	9
+
+/* What each Summary line says, per map: DIST_FIGURES figures, in the line's order. */
+static void dist_figures(const struct mb_run *run, const struct mb_summary *sum,
+			 struct mb_json *figs)
+{
+	const struct mb_json *vs = mb_json_get(run->extra, "variants");
+
+	(void)sum;
+	for (size_t i = 0; i < mb_json_len(vs); i++) {
+		const struct mb_json *v = mb_json_at(vs, i), *t = mb_json_get(v, "total");
+		double acc = num(t, "accesses"), bpf = num(t, "bpf_misses");
+		double pf = num(t, "perfect_misses"), div = acc > 0 ? acc : 1;
+
+		variant_figure(figs, v, "BPF LRU misses", "accesses", bpf);
+		variant_figure(figs, v, "BPF LRU misses", "%", 100 * bpf / div);
+		variant_figure(figs, v, "perfect LRU misses", "accesses", pf);
+		variant_figure(figs, v, "perfect LRU misses", "%", 100 * pf / div);
+		variant_figure(figs, v, "extra misses", "accesses", bpf - pf);
+		variant_figure(figs, v, "extra misses", "%", 100 * (bpf - pf) / div);
+		variant_figure(figs, v, "accesses", "accesses", acc);
+		variant_figure(figs, v, "unique keys", "keys", num(t, "unique_keys"));
+		variant_figure(figs, v, "time per access", "ns/access", ns_per_access(t));
+	}
+}
+
 /* One Summary line per map, from extra: live after the run, and in a text document. */
 static void dist_summary(FILE *f, const struct mb_run *run)
 {
 	const struct mb_json *extra = run->extra, *vs = mb_json_get(extra, "variants");
 	const char *access = mb_json_str(mb_json_get(extra, "access"), "?");
+	struct mb_json *figs = mb_json_array();
 
+	if (verbose() && run_interrupted(extra))
+		dist_interrupted(f, extra);
+	dist_figures(run, NULL, figs);
 	for (size_t i = 0; i < mb_json_len(vs); i++) {
 		const struct mb_json *v = mb_json_at(vs, i), *t = mb_json_get(v, "total");
-		const struct mb_json *kns = mb_json_get(t, "kernel_ns_per_access");
-		double acc = num(t, "accesses"), bpf = num(t, "bpf_misses");
-		double pf = num(t, "perfect_misses"), div = acc > 0 ? acc : 1;
-		bool in_kernel = mb_json_is(kns, MB_JSON_NUMBER);
 
-		/* Time per access: in-kernel for --access bpf, else the syscalls' wall time. */
-		fprintf(f, "Summary: %s %s lru_size %.0f tasks %.0f: BPF LRU misses %.0f (%.3f %%), perfect LRU misses %.0f (%.3f %%), extra misses %+.0f (%+.3f %% of accesses) over %.0f accesses, %.0f unique keys, %.1f ns/access (%s%s)\n",
+		/* The figures in the order dist_figures adds them, DIST_FIGURES per map. */
+#define FIG(k) fig_value(figs, i * DIST_FIGURES + (k))
+		fprintf(f, "Summary: %s %s lru_size %.0f tasks %.0f: BPF LRU misses %.0f (%.3f %%), perfect LRU misses %.0f (%.3f %%), extra misses %+.0f (%+.3f %% of accesses) over %.0f accesses, %.0f unique keys, %.1f ns/access (%s%s%s)\n",
 			mb_json_str(mb_json_get(v, "map_type"), "?"),
 			mb_json_str(mb_json_get(v, "lru"), "?"), num(v, "capacity_per_task"),
-			num(extra, "nr_tasks"), bpf, 100 * bpf / div, pf, 100 * pf / div, bpf - pf,
-			100 * (bpf - pf) / div, acc, num(t, "unique_keys"),
-			in_kernel ? mb_json_num(kns, 0) : num(t, "ns_per_access"),
-			in_kernel ? "in-kernel, " : "", access);
+			num(extra, "nr_tasks"), FIG(0), FIG(1), FIG(2), FIG(3), FIG(4), FIG(5),
+			FIG(6), FIG(7), FIG(8),
+			mb_json_truthy(mb_json_get(v, "interrupted")) ? "interrupted, " : "",
+			mb_json_is(mb_json_get(t, "kernel_ns_per_access"), MB_JSON_NUMBER) ?
+				"in-kernel, " : "", access);
+#undef FIG
 	}
+	mb_json_free(figs);
 }
-
 
 /* ---- lru-loss ---- */
 
@@ -135,28 +242,89 @@ static void loss_variant(FILE *f, const struct lru_loss_found *r)
 		fputc('\n', f);
 }
 
+/* Keys lost by the BPF LRU and by the perfect one in each test of a variant: null, not run. */
+static void loss_figures(const struct mb_run *run, const struct mb_summary *sum,
+			 struct mb_json *figs)
+{
+	static const char *const loss0[] = { "older", "active", "newer" };
+	const struct mb_json *vs = mb_json_get(run->extra, "variants");
+	char name[48], key[32];
+
+	(void)sum;
+	for (size_t i = 0; i < mb_json_len(vs); i++) {
+		const struct mb_json *v = mb_json_at(vs, i), *l0 = mb_json_get(v, "loss0");
+		const struct mb_json *l1 = mb_json_get(v, "loss1"), *par = mb_json_get(v, "parallel");
+
+		for (int k = 0; k < 2; k++) {
+			const struct mb_json *o = k ? mb_json_get(l0, "perfect") : l0;
+
+			for (size_t j = 0; j < 3; j++) {
+				snprintf(name, sizeof(name), "loss0 %s%s", loss0[j],
+					 k ? " perfect" : "");
+				snprintf(key, sizeof(key), "%s_losses", loss0[j]);
+				variant_figure(figs, v, name, "keys",
+					       mb_json_num(mb_json_get(o, key), NAN));
+			}
+		}
+		variant_figure(figs, v, "loss1", "keys", mb_json_num(mb_json_get(l1, "losses"), NAN));
+		variant_figure(figs, v, "loss1 perfect", "keys",
+			       mb_json_num(mb_json_get(l1, "perfect_losses"), NAN));
+		variant_figure(figs, v, "parallel", "keys",
+			       mb_json_num(mb_json_get(par, "losses"), NAN));
+		variant_figure(figs, v, "parallel perfect", "keys",
+			       mb_json_num(mb_json_get(par, "perfect_losses"), NAN));
+	}
+}
+
+/* A variant's loss tests, each as its figures or "not run" (a signal). */
+static void loss_tests(FILE *f, const struct mb_json *v)
+{
+	const struct mb_json *l0 = mb_json_get(v, "loss0"), *p0 = mb_json_get(l0, "perfect");
+	const struct mb_json *l1 = mb_json_get(v, "loss1"), *par = mb_json_get(v, "parallel");
+	size_t nr = mb_json_len(mb_json_get(par, "tasks"));
+
+	if (mb_json_is(l0, MB_JSON_OBJECT))
+		fprintf(f, "loss0 older %.0f/100 active %.0f/800 newer %.0f/100 (perfect %.0f/%.0f/%.0f)",
+			num(l0, "older_losses"), num(l0, "active_losses"), num(l0, "newer_losses"),
+			num(p0, "older_losses"), num(p0, "active_losses"),
+			num(p0, "newer_losses"));
+	else
+		fprintf(f, "loss0 not run");
+	if (mb_json_is(l1, MB_JSON_OBJECT))
+		fprintf(f, ", loss1 %.0f/1000 (perfect %.0f)", num(l1, "losses"),
+			num(l1, "perfect_losses"));
+	else
+		fprintf(f, ", loss1 not run");
+	if (mb_json_is(par, MB_JSON_OBJECT))
+		fprintf(f, ", parallel %.0f/%zu stable keys lost over %zu tasks (perfect %.0f)",
+			num(par, "losses"), nr * LRU_LOSS_PAR_STABLE, nr,
+			num(par, "perfect_losses"));
+	else
+		fprintf(f, ", parallel not run");
+}
+
 /* One Summary line per map, from extra: live after the run, and in a text document. */
 static void loss_summary(FILE *f, const struct mb_run *run)
 {
 	const struct mb_json *extra = run->extra, *vs = mb_json_get(extra, "variants");
 
+	if (verbose() && run_interrupted(extra)) {
+		fprintf(f, "Interrupted: %zu of %zu maps tested (a test not run says so)",
+			mb_json_len(vs), mb_json_len(vs) + mb_json_len(mb_json_get(extra, "not_run")));
+		not_run(f, extra);
+		fputc('\n', f);
+	}
 	for (size_t i = 0; i < mb_json_len(vs); i++) {
-		const struct mb_json *v = mb_json_at(vs, i), *l0 = mb_json_get(v, "loss0");
-		const struct mb_json *p0 = mb_json_get(l0, "perfect"), *l1 = mb_json_get(v, "loss1");
-		const struct mb_json *par = mb_json_get(v, "parallel");
-		size_t nr = mb_json_len(mb_json_get(par, "tasks"));
+		const struct mb_json *v = mb_json_at(vs, i);
 
-		fprintf(f, "Summary: %s %s: loss0 older %.0f/100 active %.0f/800 newer %.0f/100 (perfect %.0f/%.0f/%.0f), loss1 %.0f/1000 (perfect %.0f), parallel %.0f/%zu stable keys lost over %zu tasks (perfect %.0f) (%s)\n",
-			mb_json_str(mb_json_get(v, "map_type"), "?"),
-			mb_json_str(mb_json_get(v, "lru"), "?"), num(l0, "older_losses"),
-			num(l0, "active_losses"), num(l0, "newer_losses"), num(p0, "older_losses"),
-			num(p0, "active_losses"), num(p0, "newer_losses"), num(l1, "losses"),
-			num(l1, "perfect_losses"), num(par, "losses"), nr * LRU_LOSS_PAR_STABLE, nr,
-			num(par, "perfect_losses"),
+		fprintf(f, "Summary: %s %s: ", mb_json_str(mb_json_get(v, "map_type"), "?"),
+			mb_json_str(mb_json_get(v, "lru"), "?"));
+		loss_tests(f, v);
+		fprintf(f, " (%s%s)\n",
+			mb_json_truthy(mb_json_get(v, "interrupted")) ? "interrupted, " : "",
 			mb_json_str(mb_json_get(extra, "access"), "?"));
 	}
 }
-
 
 /* The lines of @nr variants, each found[i] of @size bytes, drawn by @lines. */
 static void live(FILE *f, const struct mb_run *run, enum lru_access access, const void *found,
@@ -202,9 +370,11 @@ static void loss_partial(FILE *f, const struct mb_run *run, const void *what)
 const struct mb_text_style lru_dist_text = {
 	.result = dist_summary,
 	.partial = dist_partial,
+	.figures = dist_figures,
 };
 
 const struct mb_text_style lru_loss_text = {
 	.result = loss_summary,
 	.partial = loss_partial,
+	.figures = loss_figures,
 };

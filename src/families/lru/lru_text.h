@@ -27,11 +27,11 @@ struct lru_dist_total {
 struct lru_dist_found {
 	struct lru_variant v;
 	uint32_t max_entries;
-	size_t trace_len;		/* accesses of one task's trace */
 	int nr_tasks;
 	int cpu[LRU_MAX_TASKS];
 	struct lru_dist_total task[LRU_MAX_TASKS];
 	struct lru_dist_total total;
+	bool interrupted;		/* a signal ended a task's replay early */
 };
 
 /* One lru-loss variant: [1] of each pair is the perfect LRU's figure; how far it got. */
