@@ -104,6 +104,8 @@ int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_
 		if (ret == MB_RET_BAD_ARGS)
 			return -EINVAL;
 		mb_kloop_slot_counters(slot, per_iter, &c);
+		if (cfg->every_op_hits)
+			c.hits = c.ops;
 		if (ret >= MB_RET_BENCH && cfg->on_ret) {
 			uint64_t t = mb_now_ns();
 			int err = cfg->on_ret(run, p, (uint32_t)ret, cfg->ctx);

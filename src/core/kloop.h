@@ -9,6 +9,7 @@
 #define MB_KLOOP_H
 
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "mb_shared.h"
@@ -21,6 +22,11 @@ struct mb_kloop_cfg {
 	uint32_t ops_per_iter;		/* map operations per loop iteration (0 means 1) */
 	uint32_t max_iters;		/* cap on iterations per call (0: 1 << 23) */
 	uint32_t fixed_iters;		/* run exactly this many per call (0: adapt to --call_us) */
+	/*
+	 * The op cannot miss (an empty op, building a key): each is a hit, as the kernel's
+	 * reporter counts them, so hits and the Iter lines' "hits" are the same figure.
+	 */
+	bool every_op_hits;
 	/*
 	 * Called when the program returns >= MB_RET_BENCH (refill or empty a map, for
 	 * example). Its wall time is counted as excluded_ns. Return 0 to go on.

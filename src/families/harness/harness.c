@@ -66,6 +66,7 @@ static int noop_producer(struct mb_run *run, struct mb_producer *p)
 	struct mb_kloop_cfg cfg = {
 		.prog_fd = bpf_program__fd(skel->progs.mb_noop),
 		.slots = skel->bss->mb_slots,
+		.every_op_hits = true,
 	};
 
 	return mb_kloop_produce(run, p, &cfg);

@@ -176,6 +176,8 @@ static int lpm_producer(struct mb_run *run, struct mb_producer *p)
 		.slots = st->skel->bss->mb_slots,
 		.on_ret = lpm_on_ret,
 		.ctx = st,
+		/* The loop alone and the key arithmetic have nothing to miss. */
+		.every_op_hits = st->op == LPM_NOOP || st->op == LPM_BASELINE,
 	};
 
 	/* Sequential producers start spread over the keys rather than all on the same ones. */
