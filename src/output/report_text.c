@@ -55,6 +55,28 @@ bool mb_text_notes_begin(FILE *f, const struct mb_run *run, const struct mb_summ
 	return false;
 }
 
+/*
+ * The empty loop's two figures, each said for what it is: the median of the reference calls
+ * made during the samples (what --net subtracts, sample by sample), and the fastest of a few
+ * calls before the run (loop_overhead_ns). Beside an empty-op bench they are the same loop as
+ * the bench's own figure, in calls of other lengths at other times: they differ by its noise.
+ */
+static void empty_loop(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
+{
+	bool ref = sum->latency_ref.n > 0, before = !isnan(run->loop_overhead_ns);
+
+	if (!ref && !before)
+		return;
+	fprintf(f, "; %s (%s):", run->bench->flags & MB_BENCH_EMPTY_OP ? "the same loop" :
+		"empty loop", mb_loop_kind_names[run->loop.kind]);
+	if (ref)
+		fprintf(f, " %.3f ns/op in the reference calls during the samples%s",
+			sum->latency_ref.mean, run->env->net ? " (subtracted)" : "");
+	if (before)
+		fprintf(f, "%s %.3f ns/op before the run%s", ref ? "," : "", run->loop_overhead_ns,
+			run->env->net && !ref ? " (subtracted)" : "");
+}
+
 void mb_text_notes(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
 {
 	char cv[32];
@@ -72,10 +94,7 @@ void mb_text_notes(FILE *f, const struct mb_run *run, const struct mb_summary *s
 			sum->latency_kernel.mean, sum->latency_kernel.median,
 			mb_text_cv(cv, sizeof(cv), sum->latency_kernel.cv),
 			sum->latency_wall.mean);
-		if (!isnan(run->loop_overhead_ns))
-			fprintf(f, ", empty loop %.3f ns/op (%s%s)", run->loop_overhead_ns,
-				mb_loop_kind_names[run->loop.kind],
-				run->env->net ? ", subtracted" : "");
+		empty_loop(f, run, sum);
 		fputc('\n', f);
 	}
 	if (!sum->has_kernel && sum->cpu_share.n)

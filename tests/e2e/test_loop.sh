@@ -59,9 +59,9 @@ done
 
 # Text says which loop ran.
 expect_rc 0 "bpf-noop text --loop bpf_loop" "${SHORT[@]}" --loop bpf_loop bpf-noop
-check "the Latency line names the bpf_loop loop" grep -qE '^Latency: .*empty loop [0-9.]+ ns/op \(bpf_loop\)' "$OUT"
+check "the Latency line names the bpf_loop loop" grep -qE '^Latency: .*; the same loop \(bpf_loop\): [0-9.]+ ns/op' "$OUT"
 expect_rc 0 "bpf-noop text --loop auto" "${SHORT[@]}" bpf-noop
-check "the Latency line names the loop that ran" grep -qE "^Latency: .*empty loop [0-9.]+ ns/op \\($auto\\)" "$OUT"
+check "the Latency line names the loop that ran" grep -qE "^Latency: .*; the same loop \\($auto\\): [0-9.]+ ns/op" "$OUT"
 
 expect_usage "--loop" "${SHORT[@]}" --loop sometimes bpf-noop
 
