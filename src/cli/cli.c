@@ -342,6 +342,15 @@ void mb_cli_print_globals(FILE *f, const struct mb_cli_global *globals)
 	}
 }
 
+int mb_cli_check_quiet(const struct mb_cli *cli, const char *verb)
+{
+	if (!cli->env.quiet || !cli->env.verbose)
+		return 0;
+	mb_err("%s-q/--quiet and -v/--verbose: one asks for fewer lines, the other for more; give one of them",
+	       verb);
+	return -EINVAL;
+}
+
 int mb_cli_check_globals(const struct mb_cli *cli, const char *verb,
 			 const struct mb_cli_global *globals)
 {

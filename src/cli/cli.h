@@ -81,6 +81,11 @@ struct mb_cli_global {
 /* The help lines of @globals (NULL-terminated), each with its own help text. */
 void mb_cli_print_globals(FILE *f, const struct mb_cli_global *globals);
 /*
+ * -q (fewer lines) and -v (more) together contradict each other: one line naming both
+ * (@verb: "sweep: ", or "" for a run), -EINVAL (exit status 2).
+ */
+int mb_cli_check_quiet(const struct mb_cli *cli, const char *verb);
+/*
  * A subcommand takes only @globals of the global options: any other given (or a bench
  * option) is refused with one line naming @verb. Returns 0 or -EINVAL.
  */

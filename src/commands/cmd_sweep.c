@@ -181,7 +181,8 @@ int mb_cmd_sweep(int argc, char **argv)
 		mb_err("out of memory");
 		return MB_EXIT_FAIL;
 	}
-	if (mb_cli_parse_cmd(argc - 1, argv + 1, &sw->cli, sweep_opts, &sw->args))
+	if (mb_cli_parse_cmd(argc - 1, argv + 1, &sw->cli, sweep_opts, &sw->args) ||
+	    mb_cli_check_quiet(&sw->cli, "sweep: "))
 		goto out;
 	sw->cli.env.argc = argc;
 	sw->cli.env.argv = argv;

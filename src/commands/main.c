@@ -108,8 +108,9 @@ static int run_benches(struct mb_cli *cli)
 	mb_doc_sink_init(&document, env);
 	table.next = &document;
 	ran = mb_session_execute(&session, runs, nr, &table);
+	/* -q: only the Iter and Summary lines, no table. */
 	show_table = (suite || ran > 1 || (ran == 1 && runs[0].nr_parts > 1)) &&
-		     env->format == MB_FORMAT_TEXT && !env->output;
+		     env->format == MB_FORMAT_TEXT && !env->output && !env->quiet;
 	status = mb_session_finish(&session, runs, nr, ran);
 out:
 	mb_session_free(&session);
@@ -167,7 +168,7 @@ int main(int argc, char **argv)
 		mb_cli_free(&cli);
 		return MB_EXIT_USAGE;
 	}
-	if (mb_cli_output_format(&cli, "", -1)) {
+	if (mb_cli_check_quiet(&cli, "") || mb_cli_output_format(&cli, "", -1)) {
 		mb_cli_free(&cli);
 		return MB_EXIT_USAGE;
 	}
