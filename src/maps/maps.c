@@ -158,6 +158,37 @@ void mb_map_flags_format(uint32_t flags, char *buf, size_t len)
 		snprintf(buf + n, len - n, "%s0x%x", n ? "|" : "", flags);
 }
 
+uint32_t mb_map_flags_unnamed(uint32_t flags)
+{
+	for (size_t i = 0; i < sizeof(flag_names) / sizeof(*flag_names); i++)
+		flags &= ~flag_names[i].flag;
+	return flags;
+}
+
+void mb_map_flags_unnamed_note(uint32_t flags, char *buf, size_t len)
+{
+	size_t n;
+
+	buf[0] = '\0';
+	flags = mb_map_flags_unnamed(flags);
+	if (!flags)
+		return;
+	n = (size_t)snprintf(buf, len, "bits 0x%x name no map flag (the flags:", flags);
+	for (size_t i = 0; i < sizeof(flag_names) / sizeof(*flag_names) && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s %s 0x%x", i ? "," : "",
+				      flag_names[i].name, flag_names[i].flag);
+	if (n < len)
+		snprintf(buf + n, len - n, ")");
+}
+
+void mb_map_flags_given(uint32_t flags, char *buf, size_t len)
+{
+	if (mb_map_flags_unnamed(flags))
+		snprintf(buf, len, "0x%x", flags);
+	else
+		mb_map_flags_format(flags, buf, len);
+}
+
 int mb_map_flags_opt_parse(const char *arg, void *field, const char **why)
 {
 	return mb_map_flags_parse(arg, field, why);

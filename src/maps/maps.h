@@ -42,6 +42,18 @@ void mb_map_type_names(char *buf, size_t len);
 int mb_map_flags_parse(const char *s, uint32_t *flags, const char **why);
 /* Names joined by '|', "0" for none, hex for unknown bits. */
 void mb_map_flags_format(uint32_t flags, char *buf, size_t len);
+/* The bits of @flags that are none of the flags named above (0: none). */
+uint32_t mb_map_flags_unnamed(uint32_t flags);
+/*
+ * For a message: "bits 0x... name no map flag (the flags: no_prealloc 0x1, ...)" for the
+ * unnamed bits of @flags, "" when there are none.
+ */
+void mb_map_flags_unnamed_note(uint32_t flags, char *buf, size_t len);
+/*
+ * @flags as a message shows it: names (mb_map_flags_format) when every bit has one, else
+ * the number in hex, as a user who gave unknown bits most likely wrote it.
+ */
+void mb_map_flags_given(uint32_t flags, char *buf, size_t len);
 
 /* The "memlock:" figure of a map fd, from /proc/self/fdinfo. Returns 0 or -errno. */
 int mb_map_memlock(int map_fd, uint64_t *bytes);

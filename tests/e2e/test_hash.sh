@@ -261,6 +261,9 @@ expect_usage "no keyed batch lookup" map-lookup-miss --path batch
 expect_usage "--batch_size 8: only with --path batch" map-update --batch_size 8
 expect_usage "--nr_entries 1: must be >= 2 (map-insert gives each of the 2 producers its own keys)" -p2 map-insert --nr_entries 1
 expect_usage "--map_flags" map-lookup --map_flags bogus
+# Bits that name no flag are said to be that, not only the flags the type refuses.
+expect_usage "--map_flags 0xdeadbeef: hash maps do not take no_common_lru|mmapable (they take no_prealloc|numa_node|rdonly_prog|wronly_prog|zero_seed); bits 0xdeadba28 name no map flag (the flags: no_prealloc 0x1," \
+	map-lookup --map_flags 0xdeadbeef
 expect_usage "rdonly_prog" map-update --map_flags rdonly_prog
 expect_usage "must be <= --max_entries 1000" bpf-hashmap-lookup --nr_entries 2000
 expect_usage "--nr_loops 0: must be 1..8388608" bpf-hashmap-lookup --nr_loops 0

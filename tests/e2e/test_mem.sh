@@ -284,7 +284,10 @@ expect_usage "--value_size 8: hash_of_maps values are inner map fds (must be 4)"
 	map-mem --map_type hash_of_maps --value_size 8
 expect_usage "--map_flags no_prealloc: array does not take no_prealloc" map-mem --map_type array \
 	--map_flags no_prealloc
-expect_usage "--map_flags 0x100000: no selected map type takes 0x100000" map-mem --map_flags 0x100000
+expect_usage "--map_flags 0x100000: no selected map type takes 0x100000; bits 0x100000 name no map flag (the flags:" \
+	map-mem --map_flags 0x100000
+expect_usage "--map_flags 0xdeadbeef: hash does not take no_common_lru|mmapable; bits 0xdeadba28 name no map flag" \
+	map-mem --map_type hash --map_flags 0xdeadbeef
 expect_usage "--key_size 1: hash keys of 1 bytes give 256 distinct keys, fewer than the 1000" \
 	map-mem --map_type hash --key_size 1 --max_entries 1000
 expect_usage "-p/--producers 2: this bench needs a single producer" -p2 map-mem

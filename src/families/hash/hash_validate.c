@@ -18,14 +18,21 @@ int hash_validate_flags(struct mb_run *run, const struct hash_args *a, enum hash
 {
 	const struct mb_map_type_info *leaf = hash_leaf_type(a);
 	uint32_t bad = a->map_flags & KNOWN_FLAGS & ~leaf->flags_ok;
-	char given[128], bad_s[128], ok_s[160];
+	uint32_t unnamed = mb_map_flags_unnamed(a->map_flags);
+	char given[128], bad_s[128], ok_s[160], un_s[256] = "";
 
-	mb_map_flags_format(a->map_flags, given, sizeof(given));
+	mb_map_flags_given(a->map_flags, given, sizeof(given));
 	if (bad) {
 		mb_map_flags_format(bad, bad_s, sizeof(bad_s));
 		mb_map_flags_format(leaf->flags_ok, ok_s, sizeof(ok_s));
-		return mb_run_usage(run, "--map_flags %s: %s maps do not take %s (they take %s)",
-				    given, leaf->name, bad_s, ok_s);
+		/* Bits that are no flag at all: say so, not only which flags the type refuses. */
+		if (unnamed) {
+			un_s[0] = ';';
+			un_s[1] = ' ';
+			mb_map_flags_unnamed_note(unnamed, un_s + 2, sizeof(un_s) - 2);
+		}
+		return mb_run_usage(run, "--map_flags %s: %s maps do not take %s (they take %s)%s",
+				    given, leaf->name, bad_s, ok_s, un_s);
 	}
 	/* Read-only or write-only for programs: the in-kernel ops would not load. */
 	if (a->path == HASH_PATH_KERNEL && (a->map_flags & BPF_F_WRONLY_PROG) &&

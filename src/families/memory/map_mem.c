@@ -271,12 +271,27 @@ static int check_stream(struct mb_run *run, const struct mb_map_type_info *t)
 	return 0;
 }
 
+/* Flags @bad that type @t refuses: those it does not take, and bits that are no flag at all. */
+static int refuse_flags(struct mb_run *run, const struct mb_map_type_info *t, uint32_t bad)
+{
+	const struct map_mem_args *a = run->args;
+	uint32_t named = bad & ~mb_map_flags_unnamed(bad);
+	char given[64], flags[128] = "", note[256];
+
+	mb_map_flags_given(a->map_flags, given, sizeof(given));
+	mb_map_flags_unnamed_note(bad, note, sizeof(note));
+	if (named)
+		mb_map_flags_format(named, flags, sizeof(flags));
+	return mb_run_usage(run, "--map_flags %s: %s%s%s%s%s", given, named ? t->name : "",
+			    named ? " does not take " : "", flags, named && note[0] ? "; " : "",
+			    note);
+}
+
 /* Explicitly named types must take the sizes and flags given; "all" adapts them per type. */
 static int check_type(struct mb_run *run, const struct mb_map_type_info *t, bool strict)
 {
 	const struct map_mem_args *a = run->args;
 	uint32_t bad = refused_flags(t, a->map_flags);
-	char flags[128];
 
 	if (!strict)
 		return 0;
@@ -294,11 +309,8 @@ static int check_type(struct mb_run *run, const struct mb_map_type_info *t, bool
 	if (mb_run_opt_given(run, "value_size") && t->map_in_map && a->value_size != 4)
 		return mb_run_usage(run, "--value_size %u: %s values are inner map fds (must be 4)",
 				    a->value_size, t->name);
-	if (bad) {
-		mb_map_flags_format(bad, flags, sizeof(flags));
-		return mb_run_usage(run, "--map_flags %s: %s does not take %s", flags, t->name,
-				    flags);
-	}
+	if (bad)
+		return refuse_flags(run, t, bad);
 	return 0;
 }
 
@@ -339,9 +351,13 @@ static int map_mem_validate(struct mb_run *run)
 					    1ULL << (8 * a->key_size), nr_to_insert(a, largest));
 	}
 	if (a->map_flags & ~taken) {
+		char given[64], note[256];
+
+		mb_map_flags_given(a->map_flags, given, sizeof(given));
 		mb_map_flags_format(a->map_flags & ~taken, flags, sizeof(flags));
-		return mb_run_usage(run, "--map_flags %s: no selected map type takes %s", flags,
-				    flags);
+		mb_map_flags_unnamed_note(a->map_flags & ~taken, note, sizeof(note));
+		return mb_run_usage(run, "--map_flags %s: no selected map type takes %s%s%s",
+				    given, flags, note[0] ? "; " : "", note);
 	}
 	return 0;
 }
