@@ -414,8 +414,10 @@ static void warn_oversubscribed(struct mb_run *run)
 		mb_run_warn(run, "%d producers on %d online CPUs: the threads share CPUs, so the throughput measures CPU time-slicing, not map scalability",
 			    run->nr_producers, cpus);
 	else
-		mb_run_warn(run, "%d producers and %d consumers on %d online CPUs: the threads share CPUs, so the rates measure CPU time-slicing as well as the map",
-			    run->nr_producers, run->nr_consumers, cpus);
+		mb_run_warn(run, "%d producer%s and %d consumer%s on %d online CPU%s: the threads share CPUs, so the rates measure CPU time-slicing as well as the map",
+			    run->nr_producers, run->nr_producers == 1 ? "" : "s",
+			    run->nr_consumers, run->nr_consumers == 1 ? "" : "s", cpus,
+			    cpus == 1 ? "" : "s");
 }
 
 void mb_run_execute(struct mb_run *run)

@@ -175,7 +175,8 @@ WARNINGS_JQ='[.results[] | . as $r |
 	 {re: "^the verifier did not inline bpf_loop", on: ($r.loop.bpf_loop_inlined == false)},
 	 {re: "^the bpf_loop loop costs [0-9.]+ ns per empty op",
 	  on: ($r.loop.kind == "bpf_loop" and $r.loop_overhead_ns > 3)},
-	 {re: "^[0-9]+ producers on [0-9]+ online CPUs: ", on: ($r.config.oversubscribed == true)},
+	 {re: "^[0-9]+ producers?( and [0-9]+ consumers?)? on [0-9]+ online CPUs?: ",
+	  on: ($r.config.oversubscribed == true)},
 	 {re: "^the producers ran [0-9]+ % of the wall time",
 	  on: (($r.summary.metrics.cpu_share.mean // 1) < 0.9)}] as $m |
 	($r.warnings | map(. as $w | select($m | map(.re) | any(. as $re | $w | test($re)) | not)))
