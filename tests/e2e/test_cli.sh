@@ -51,6 +51,10 @@ check "tests/fuzz/doc.dict is current (scripts/fuzz-dict.sh doc > tests/fuzz/doc
 
 # Bad input: one line naming the option, the value and the range; exit 2; nothing run.
 expect_usage "--duration 0: must be 1..86400" -d 0 count-local
+# -q asks for fewer lines, -v for more: together they are refused, naming both.
+expect_usage "-q/--quiet and -v/--verbose: one asks for fewer lines" -q -v count-local
+expect_usage "-q/--quiet and -v/--verbose" --quiet --verbose -d1 count-local
+expect_usage "sweep: -q/--quiet and -v/--verbose" sweep -q -v bpf-loop --param nr_loops=1,2
 expect_usage "--duration 5x: must be 1..86400 (not a number)" -d 5x count-local
 expect_usage "--duration x: must be 1..86400 (not a number)" --duration=x count-local
 expect_usage "--warmup -1: must be 0..3600 (not a number)" -w -1 count-local

@@ -197,15 +197,66 @@ expect_usage "--nr_keys 0: must be" lru-dist --nr_keys 0
 "$MB" lru-dist --nr_keys 3000000 --key_range 3000000 --lru_size 1000 --format json \
 	-o "$TMP/int.json" >"$OUT" 2>"$ERR" &
 pid=$!
-# Wait until the replay runs (its map exists, the bench has started), then interrupt it.
+# Wait until the replay runs (the bench has started, its map holds keys), then interrupt it.
 holds_map() { held_bpf_ids "$1" | grep -q '^map_id:'; }
+map_has_keys() {
+	local id
+	id=$(held_bpf_ids "$1" | sed -n 's/^map_id:\([0-9]*\)$/\1/p' | head -n1)
+	[ -n "$id" ] && bpftool map getnext id "$id" >/dev/null 2>&1
+}
 wait_for "the run holds its LRU map while it replays" $pid holds_map $pid
 wait_output_line "$OUT" "^Benchmark 'lru-dist' started" $pid
+wait_for "the replay has put keys into the map" $pid map_has_keys $pid
 kill -INT $pid
 wait $pid
 rc=$?
 check "SIGINT exits 130 (got $rc)" [ "$rc" -eq 130 ]
 jq_check "interrupted result written" "$TMP/int.json" '.results[0].status == "interrupted"'
 check "no LRU map or program left behind" [ "$(lru_leftover)" -le "$before" ]
+# What it measured is reported: the map it cut short over the accesses replayed (the perfect
+# LRU over the same ones), the map it kept from starting named, in text, JSON and CSV alike.
+jq_check "the map cut short: marked, over the accesses its task replayed" "$TMP/int.json" \
+	'.results[0].extra | (.variants | length == 1) and (.variants[0] | .lru == "common" and
+		.interrupted and .total.accesses > 0 and .total.accesses < 3000000 and
+		.tasks[0].accesses == .total.accesses and
+		.total.perfect_misses <= .total.accesses and .total.unique_keys <= .total.accesses)'
+jq_check "the map not started is listed" "$TMP/int.json" \
+	'.results[0].extra.not_run == [{"map_type": "lru_hash", "lru": "no_common"}]'
+check "the Interrupted line says how far it got and what did not run" grep -qE \
+	'^Interrupted: lru_hash common after [0-9]+ of 3000000 accesses \(its figures are over those\): not run: lru_hash no_common$' \
+	"$OUT"
+check "the Summary line of the map cut short says so" grep -qE \
+	'^Summary: lru_hash common lru_size 1000 tasks 1: .* over [0-9]+ accesses, .*\(interrupted, syscall\)$' \
+	"$OUT"
+check "the JSON's figures are the interrupted run's text" bash -c \
+	"/usr/bin/python3 '$ROOT/tests/e2e/figures_check.py' '$OUT' '$TMP/int.json' >/dev/null"
+
+# lru-loss interrupted in its parallel test: the tests that ended are reported, that one not.
+"$MB" lru-loss --nr_tasks 1 --nr_repeats 10000000 --map_flags common -o "$TMP/loss.json" \
+	>"$OUT" 2>"$ERR" &
+pid=$!
+# The parallel test's map (1200 entries for one task) holds keys: loss0 and loss1 are over.
+parallel_runs() {
+	local id
+	for id in $(held_bpf_ids "$1" | sed -n 's/^map_id:\([0-9]*\)$/\1/p'); do
+		bpftool -j map show id "$id" 2>/dev/null | jq -e '.max_entries == 1200' >/dev/null &&
+			bpftool map getnext id "$id" >/dev/null 2>&1 && return 0
+	done
+	return 1
+}
+wait_for "lru-loss runs its parallel test" $pid parallel_runs $pid
+kill -INT $pid
+wait $pid
+rc=$?
+check "lru-loss: SIGINT exits 130 (got $rc)" [ "$rc" -eq 130 ]
+jq_check "lru-loss: the tests that ended are there, the one cut short is null" "$TMP/loss.json" \
+	'.results[0] | .status == "interrupted" and (.extra.variants | length == 1) and
+		(.extra.variants[0] | .interrupted and (.loss0.older_losses | type == "number") and
+		 (.loss1.losses | type == "number") and .parallel == null)'
+check "lru-loss: the Summary line says the parallel test did not run" grep -qE \
+	'^Summary: lru_hash common: loss0 older [0-9]+/100 .*, loss1 [0-9]+/1000 \(perfect [0-9]+\), parallel not run \(interrupted, syscall\)$' \
+	"$OUT"
+check "lru-loss: the JSON's figures are the interrupted run's text" bash -c \
+	"/usr/bin/python3 '$ROOT/tests/e2e/figures_check.py' '$OUT' '$TMP/loss.json' >/dev/null"
 
 finish

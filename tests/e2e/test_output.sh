@@ -43,7 +43,7 @@ jq_check "one sample: every summary statistic has a null spread" "$TMP/one.json"
 	'[.results[0].summary | .[] | objects | select(has("stddev")) | .stddev == null and .cv == null] | all'
 expect_rc 0 "one sample, CSV" "${ONE[@]}" --format csv
 check "one sample: CSV stddev and cv are n/a" \
-	grep -qE '^bpf-loop,[^,]*,summary,.*,throughput,ops/s,[0-9.e+]+,n/a,[0-9.e+]+,[0-9.e+]+,[0-9.e+]+,n/a,1$' "$OUT"
+	grep -qE '^bpf-loop,[^,]*,summary,.*,throughput,ops/s,[0-9.e+]+,n/a,[0-9.e+]+,[0-9.e+]+,[0-9.e+]+,n/a,1,$' "$OUT"
 run compare "$TMP/one.json" "$TMP/one.json"
 check "compare of one-sample documents: exit 0" [ "$rc" -eq 0 ]
 check "compare of one-sample documents: ± n/a" grep -q '± n/a' "$OUT"
@@ -239,6 +239,14 @@ expect_rc 0 "two benches" "${FAST[@]}" count-global count-local --format json
 jq_check "two results in order" "$OUT" '[.results[].bench] == ["count-global", "count-local"]'
 expect_rc 0 "two benches, text" "${FAST[@]}" count-global count-local
 check "summary table after several benches" grep -qE "^bench +parameters +M ops/s +ns/op" "$OUT"
+# -q: the Iter and Summary lines only, no table (on the terminal, nor in a text document).
+expect_rc 0 "two benches, -q" "${FAST[@]}" -q count-global count-local
+check "-q: only Iter and Summary lines, no table" bash -c \
+	"[ \$(grep -c '^Summary: ' '$OUT') -eq 2 ] && ! grep -qvE '^(Iter +[0-9]+ |Summary: )' '$OUT'"
+expect_rc 0 "two benches, -q, a text document" "${FAST[@]}" -q count-global count-local \
+	-o "$TMP/q.txt"
+check "-q: no table in the text document" bash -c \
+	"grep -q '^Summary: ' '$TMP/q.txt' && ! grep -qE '^bench +parameters' '$TMP/q.txt'"
 
 # The document holds what ran: a 64-bit seed exactly (a double would name another seed), and
 # an argument that is not UTF-8 as U+FFFD, so that the document stays valid JSON.
