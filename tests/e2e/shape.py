@@ -38,7 +38,14 @@ JSON_NO_CHILDREN = {
 }
 
 
-def json_type(value):
+# Strings of the machine that are null where its kernel does not say (a virtual CPU may have no
+# microcode line): their shape is the string they are elsewhere, not the machine's gap.
+JSON_NULLABLE_STRINGS = {"context.cpu.vendor", "context.cpu.microcode"}
+
+
+def json_type(value, path=""):
+    if value is None and path in JSON_NULLABLE_STRINGS:
+        return "string"
     if isinstance(value, dict):
         return "object"
     if isinstance(value, list):
@@ -51,7 +58,7 @@ def json_type(value):
 
 
 def json_walk(value, path, out):
-    out.add(f"{path or '.'} {json_type(value)}")
+    out.add(f"{path or '.'} {json_type(value, path)}")
     if path in JSON_NO_CHILDREN:
         return
     if isinstance(value, dict):
