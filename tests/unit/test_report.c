@@ -233,6 +233,72 @@ static void test_one_sample(void **state)
 	mb_run_free(&run);
 }
 
+/* A figure of @figs by name and unit (NULL: none). */
+static const struct mb_json *find_figure(const struct mb_json *figs, const char *name,
+					 const char *unit)
+{
+	for (size_t i = 0; i < mb_json_len(figs); i++) {
+		const struct mb_json *f = mb_json_at(figs, i);
+
+		if (!strcmp(mb_json_str(mb_json_get(f, "name"), ""), name) &&
+		    !strcmp(mb_json_str(mb_json_get(f, "unit"), ""), unit))
+			return f;
+	}
+	return NULL;
+}
+
+/*
+ * The figures: what the Summary line prints, by its names, with a spread only where it shows
+ * one; in CSV one figure row each, the spread "n/a" where null, the labels in the last column.
+ */
+static void test_figures(void **state)
+{
+	const struct mb_json *tput, *prod;
+	struct mb_json *doc, *figs, *fig;
+	char *buf = NULL, num[32];
+	struct mb_run run;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	make_run(&run, 2);
+	run.nr_samples = NS;
+	run.summary = mb_summarize(&run);
+	doc = mb_report_document(&env, &run, 1);
+	figs = mb_json_get(mb_json_at(mb_json_get(doc, "results"), 0), "figures");
+	assert_int_equal(mb_json_len(figs), 3);
+	tput = find_figure(figs, "throughput", "ops/s");
+	prod = find_figure(figs, "throughput", "ops/s per producer");
+	assert_non_null(tput);
+	assert_non_null(prod);
+	assert_non_null(find_figure(figs, "latency", "ns/op"));
+	assert_float_equal(mb_json_num(mb_json_get(tput, "value"), 0), run.summary->throughput.mean,
+			   0);
+	assert_float_equal(mb_json_num(mb_json_get(tput, "stddev"), -1),
+			   run.summary->throughput.stddev, 0);
+	assert_float_equal(mb_json_num(mb_json_get(prod, "value"), 0),
+			   run.summary->throughput.mean / 2, 1e-6);
+	assert_null(mb_json_get(prod, "stddev"));
+	assert_float_equal(mb_json_num(mb_json_get(tput, "n"), 0), NS - 1, 0);
+	/* A one-shot bench's labelled figure, and a spread the text shows as "± n/a". */
+	fig = mb_figure(figs, "filled", "bytes", 86016);
+	mb_figure_label_str(fig, "map_type", "hash");
+	mb_figure_label_num(fig, "max_entries", 1000);
+	mb_figure_spread(mb_figure(figs, "hits", "ops/s", 5), true, NAN, 1);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(mb_report_csv(f, doc), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, ",n,labels\n"));
+	assert_non_null(strstr(buf, ",figure,,,,,,,,,,,,,,throughput,ops/s per producer,"));
+	assert_non_null(strstr(buf, ",filled,bytes,86016,,,,,,,map_type=hash;max_entries=1000\n"));
+	assert_non_null(strstr(buf, ",hits,ops/s,5,n/a,,,,,1,\n"));
+	free(buf);
+	assert_string_equal(mb_text_spread(num, sizeof(num), 5, 3, NAN), "  n/a ");
+	assert_string_equal(mb_text_spread(num, sizeof(num), 5, 3, 1.5), "1.500");
+	mb_json_free(doc);
+	mb_run_free(&run);
+}
+
 static int write_hello(FILE *f, void *ctx)
 {
 	fputs(ctx, f);
@@ -280,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_noise_flags),
 		cmocka_unit_test(test_zero_ops),
 		cmocka_unit_test(test_document),
+		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_atomic_write),
 	};
 
