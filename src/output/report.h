@@ -28,7 +28,8 @@ struct mb_text_style {
 	 * "Figures"): the same numbers go to the text, the JSON result's "figures" and the CSV's
 	 * figure rows. @sum is NULL for a one-shot bench.
 	 */
-	void (*figures)(const struct mb_run *run, const struct mb_summary *sum, struct mb_json *figs);
+	void (*figures)(const struct mb_run *run, const struct mb_summary *sum,
+			struct mb_json *figs);
 };
 
 extern const struct mb_text_style mb_text_hits_drops;	/* hits, drops, total operations */
