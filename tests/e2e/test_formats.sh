@@ -100,7 +100,7 @@ sys.exit(not (t and len(t) == len(i) and all(abs(a / 1e6 - b) <= 0.0005 for a, b
 
 # One sample: the spread is unknown in every format ("± n/a" with a space before the unit,
 # null, n/a), and the figures still agree.
-for b in bpf-noop count-local htab-mem; do
+for b in bpf-noop count-local htab-mem bpf-hashmap-full-update; do
 	args=(-w0 -d1 --interval_ms 100 "$b")
 	run_format "$b-d1" json "${args[@]}"
 	check "$b -d1: the JSON run exits 0 (got $rc)" [ "$rc" -eq 0 ]
@@ -115,5 +115,8 @@ for b in bpf-noop count-local htab-mem; do
 	check "$b -d1: the text shows '± n/a' apart from its unit" \
 		grep -qE '± +n/a (M|k|MiB|M ops)' "$TMP/$b-d1.csv.txt"
 done
+check "bpf-hashmap-full-update -d1: its own line says '± n/a, 1 sample'" \
+	grep -qE '^[0-9]+:hash_map_full_perf [0-9]+ events per sec \(± n/a, 1 sample\)$' \
+	"$TMP/bpf-hashmap-full-update-d1.json.txt"
 
 finish

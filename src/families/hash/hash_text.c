@@ -180,10 +180,10 @@ static void hml_summary(FILE *f, const struct mb_run *run, const struct mb_summa
 		else if (mb_log_quiet())
 			fprintf(f, "prod%02d %.3lf\n", p, mean / 1e6);
 		else
-			fprintf(f, "%s%02d: lookup %.3lfM \u00B1 %sM events/sec (mean \u00B1 stddev of %d samples of %u ms, in-kernel time)\n",
+			fprintf(f, "%s%02d: lookup %.3lfM \u00B1 %sM events/sec (mean \u00B1 stddev of %d sample%s of %u ms, in-kernel time)\n",
 				cpu >= 0 ? "cpu" : "prod", cpu >= 0 ? cpu : p, mean / 1e6,
 				mb_text_spread(sds, sizeof(sds), 0, 3, sd / 1e6),
-				n, run->env->interval_ms);
+				n, n == 1 ? "" : "s", run->env->interval_ms);
 	}
 	mb_text_ops.summary(f, run, sum);
 }
@@ -193,11 +193,14 @@ static void fu_summary(FILE *f, const struct mb_run *run, const struct mb_summar
 	for (int p = 0; p < run->nr_producers; p++) {
 		int cpu = run->prod[p].cpu, n;
 		double mean, sd;
+		char sds[32];
 
 		if (!producer_rate(run, p, &mean, &sd, &n))
 			continue;
-		fprintf(f, "%d:hash_map_full_perf %lld events per sec (\u00B1 %lld, %d samples)\n",
-			cpu >= 0 ? cpu : p, (long long)llround(mean), (long long)llround(sd), n);
+		/* One sample: the spread is unknown ("n/a"), not a number. */
+		mb_text_num(sds, sizeof(sds), 0, 0, sd);
+		fprintf(f, "%d:hash_map_full_perf %lld events per sec (\u00B1 %s, %d sample%s)\n",
+			cpu >= 0 ? cpu : p, (long long)llround(mean), sds, n, n == 1 ? "" : "s");
 	}
 	mb_text_ops.summary(f, run, sum);
 }
