@@ -400,6 +400,8 @@ int mb_report_csv(FILE *f, const struct mb_json *doc)
 			fputc(',', f);
 			for (size_t k = 0; k < mb_json_len(flags); k++)
 				fprintf(f, "%s%s", k ? ";" : "", mb_json_str(mb_json_at(flags, k), ""));
+			if (mb_json_str(mb_json_get(s, "cause"), NULL))
+				fprintf(f, "=%s", mb_json_str(mb_json_get(s, "cause"), ""));
 			fputs(",,", f);
 			for (size_t c = 0; c < sizeof(csv_stats) / sizeof(*csv_stats); c++)
 				fputc(',', f);
