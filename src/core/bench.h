@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "loop_kind.h"
+#include "noise.h"
 #include "opts.h"
 
 struct mb_env;
@@ -69,11 +70,6 @@ struct mb_producer {
 	void *priv;			/* bench's per-producer state */
 } __attribute__((aligned(128)));
 
-/* Sample flags: why a sample is suspect. */
-#define MB_SAMPLE_OUTLIER	(1u << 0)	/* beyond 3 scaled MADs of the median */
-#define MB_SAMPLE_PREEMPTED	(1u << 1)	/* lost the CPU: wall time well above CPU time */
-#define MB_SAMPLE_REF_DRIFT	(1u << 2)	/* the reference loop's median cost moved */
-
 struct mb_sample {
 	uint64_t start_ns;		/* since the start of sampling */
 	uint64_t elapsed_ns;		/* actual length of this sample */
@@ -86,7 +82,8 @@ struct mb_sample {
 	double ref_median;		/* median ns/op of its reference calls (NaN: none) */
 	unsigned int ref_calls;		/* how many reference calls that median is of */
 	double preempt_ratio;		/* by mb_summarize(), see MB_PREEMPT_RATIO (NaN: none) */
-	unsigned int flags;
+	unsigned int flags;		/* MB_SAMPLE_*, by mb_summarize() (noise.h) */
+	enum mb_noise_cause cause;	/* what moved a flagged sample */
 	bool warmup;
 };
 
@@ -108,6 +105,9 @@ enum mb_bench_flags {
 						 * consumer's wake-up), whose time the thread's CPU
 						 * clock leaves out: judge preemption by in-kernel
 						 * time */
+	MB_BENCH_WALL_HEADLINE	 = 1u << 8,	/* its headline is a wall-clock rate, though it
+						 * times part of each op in the kernel (a trigger
+						 * path): the noise verdict judges that rate */
 };
 
 struct mb_bench {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,11 +159,6 @@ static void warn_net(struct mb_run *run, const struct mb_stats *net)
 			    net->mean, 2 * se);
 }
 
-bool mb_sample_is_outlier(double x, const struct mb_stats *st, int n)
-{
-	return n >= MB_OUTLIER_MIN_SAMPLES && mb_is_outlier(x, st, MB_OUTLIER_MADS, MB_OUTLIER_MIN);
-}
-
 /*
  * The producers' CPU clocks say whether they lost the CPU whatever drives the bench (in-kernel
  * time leaves out the syscall or trigger path around it); in-kernel time is the fallback, and
@@ -177,49 +173,45 @@ static enum mb_preempt_basis preempt_basis(const struct mb_run *run, const struc
 	return sum->has_kernel ? MB_PREEMPT_KERNEL : MB_PREEMPT_NONE;
 }
 
-/* The median over the measured samples of each one's reference median (NaN: no reference). */
-static double run_ref_median(struct mb_sample **ms, int n)
+/*
+ * The noise verdict over the @n measured samples @ms: each judged by its figure @figure[i]
+ * (in-kernel ns/op where measured, else the headline rate), with its preemption ratio and
+ * reference as evidence (core/noise.h).
+ */
+static int judge_noise(struct mb_run *run, struct mb_summary *sum, struct mb_sample **ms,
+		       const double *figure)
 {
-	double *v = calloc((size_t)(n ? n : 1), sizeof(*v)), m;
+	size_t n = (size_t)sum->n;
+	double *preempt = calloc(n, sizeof(double)), *ref = calloc(n, sizeof(double));
+	unsigned int *flags = calloc(n, sizeof(*flags));
+	enum mb_noise_cause *cause = calloc(n, sizeof(*cause));
+	struct mb_noise_series in = {
+		.n = sum->n, .figure = figure, .preempt = preempt, .reference = ref,
+		.time_per_op = sum->judged_latency, .wall_figure = !sum->judged_latency,
+	};
+	int err = -ENOMEM;
 
-	if (!v)
-		return NAN;
-	for (int i = 0; i < n; i++)
-		v[i] = ms[i]->ref_calls ? ms[i]->ref_median : NAN;
-	m = mb_median(v, (size_t)n);
-	free(v);
-	return m;
-}
-
-static void flag_samples(struct mb_run *run, struct mb_summary *sum, struct mb_sample **ms,
-			 const double *primary)
-{
-	struct mb_stats pst;
-
-	if (mb_stats_compute(primary, (size_t)sum->n, &pst))
-		memset(&pst, 0, sizeof(pst));
 	sum->preempt_basis = preempt_basis(run, sum);
-	sum->ref_median = run_ref_median(ms, sum->n);
 	for (int i = 0; i < run->nr_samples; i++)
 		run->samples[i].preempt_ratio = mb_sample_preempt_ratio(&run->samples[i],
 									run->nr_producers,
 									sum->preempt_basis);
-	for (int i = 0; i < sum->n; i++) {
-		struct mb_sample *s = ms[i];
-
-		s->flags = 0;
-		if (mb_sample_is_outlier(primary[i], &pst, sum->n))
-			s->flags |= MB_SAMPLE_OUTLIER;
-		if (s->preempt_ratio > MB_PREEMPT_RATIO)
-			s->flags |= MB_SAMPLE_PREEMPTED;
-		if (s->ref_calls && sum->ref_median > 0 &&
-		    fabs(s->ref_median / sum->ref_median - 1.0) > MB_REF_DRIFT)
-			s->flags |= MB_SAMPLE_REF_DRIFT;
-		sum->nr_outlier += !!(s->flags & MB_SAMPLE_OUTLIER);
-		sum->nr_preempted += !!(s->flags & MB_SAMPLE_PREEMPTED);
-		sum->nr_ref_drift += !!(s->flags & MB_SAMPLE_REF_DRIFT);
-		sum->nr_flagged += !!s->flags;
+	if (preempt && ref && flags && cause) {
+		for (size_t i = 0; i < n; i++) {
+			preempt[i] = ms[i]->preempt_ratio;
+			ref[i] = ms[i]->ref_calls ? ms[i]->ref_median : NAN;
+		}
+		err = mb_noise_judge(&in, flags, cause, &sum->noise);
 	}
+	for (size_t i = 0; !err && i < n; i++) {
+		ms[i]->flags = flags[i];
+		ms[i]->cause = cause[i];
+	}
+	free(preempt);
+	free(ref);
+	free(flags);
+	free(cause);
+	return err;
 }
 
 static void compute(struct mb_stats *st, const double *v, int n)
@@ -330,10 +322,15 @@ struct mb_summary *mb_summarize(struct mb_run *run)
 	gather_samples(run, sum, ms);
 	summarize_series(run, sum, ms, v, n);
 	summarize_producers(run, sum, ms, v, n);
+	sum->judged_latency = sum->has_kernel && !(run->bench->flags & MB_BENCH_WALL_HEADLINE);
 	for (int i = 0; i < n; i++)
-		primary[i] = sum->has_kernel ? mb_sample_kernel_latency(ms[i]) :
-					       mb_sample_rate(ms[i], ms[i]->total.ops);
-	flag_samples(run, sum, ms, primary);
+		primary[i] = sum->judged_latency ? mb_sample_kernel_latency(ms[i]) :
+					       mb_sample_rate(ms[i], mb_sample_figure_count(run, ms[i]));
+	if (judge_noise(run, sum, ms, primary)) {
+		free(sum);
+		sum = NULL;
+		goto out;
+	}
 	if (run->env->net && sum->has_kernel)
 		warn_net(run, &sum->latency_net);
 out:

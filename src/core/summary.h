@@ -6,24 +6,8 @@
 #include <stdbool.h>
 
 #include "bench.h"
+#include "noise.h"
 #include "util/stats.h"
-
-/*
- * A sample this many scaled MADs from the median is an outlier, if it is also this far from it
- * and there are at least MB_OUTLIER_MIN_SAMPLES: below five, the MAD is the smallest of a few
- * deviations and flags ordinary samples. On normal samples with a CV of 1 % the rule flags
- * about 0.3 % of samples at any count (tests/unit/test_stats.c), and a sample 10 % off
- * nineteen times in twenty from five samples on.
- */
-#define MB_OUTLIER_MADS		3.0
-#define MB_OUTLIER_MIN		0.03
-#define MB_OUTLIER_MIN_SAMPLES	5
-
-/* The rule above for sample @x of @n whose statistics are @st. */
-bool mb_sample_is_outlier(double x, const struct mb_stats *st, int n);
-
-#define MB_PREEMPT_RATIO	1.10	/* (wall - waits) / CPU time above this: lost the CPU */
-#define MB_REF_DRIFT		0.05	/* reference median this far from the run's: drift */
 
 /* What a sample's preemption ratio divides by. */
 enum mb_preempt_basis {
@@ -37,7 +21,6 @@ struct mb_summary {
 	bool has_kernel;		/* in-kernel time was measured */
 	bool has_ref;			/* the reference loop ran */
 	enum mb_preempt_basis preempt_basis;
-	double ref_median;		/* median over the measured samples of their ref_median */
 	struct mb_stats throughput;	/* ops/s, all producers */
 	struct mb_stats prod_throughput;	/* ops/s per producer */
 	struct mb_stats hits;		/* per second */
@@ -55,12 +38,17 @@ struct mb_summary {
 	struct mb_stats metric[MB_MAX_METRICS];
 	bool has_metric[MB_MAX_METRICS];
 	struct mb_counters sum;		/* counters summed over the measured samples */
-	int nr_flagged, nr_outlier, nr_preempted, nr_ref_drift;
+	/* The figure the noise verdict judged: in-kernel ns/op where measured, else throughput. */
+	bool judged_latency;
+	struct mb_noise noise;		/* the samples' flags and the result's verdict */
 	struct mb_stats *prod_tput;	/* [nr_producers]: ops/s of each producer */
 	struct mb_stats *prod_latency;	/* [nr_producers]: in-kernel ns/op of each producer */
 };
 
-/* Summarise the measured samples and set their noise flags. NULL if there is no sample. */
+/*
+ * Summarise the measured samples and set their noise flags and causes (core/noise.h). NULL if
+ * there is no sample.
+ */
 struct mb_summary *mb_summarize(struct mb_run *run);
 
 /*

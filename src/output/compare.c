@@ -169,6 +169,7 @@ static int collect(const struct mb_json *doc, const struct mb_cmp_opts *o,
 			grp->status = status;
 		}
 		grp->nr_results++;
+		grp->noisy |= mb_json_truthy(mb_json_get(mb_json_get(r, "summary"), "noisy"));
 		if (!strcmp(grp->status, "ok") && strcmp(status, "ok"))
 			grp->status = status;
 		if (add_samples(grp, r))
@@ -294,13 +295,15 @@ static void mean_sd(const double *v, size_t n, double *mean, double *sd)
 	*sd = st.stddev;
 }
 
+static void decide(struct mb_comparison *c, struct mb_cmp_row *row, const double *bv,
+		   const double *nv);
+
 static void compare_row(struct mb_comparison *c, struct mb_cmp_row *row)
 {
 	const struct mb_cmp_group *b = row->base, *n = row->cur;
 	const struct mb_cmp_opts *o = &c->opts;
 	bool has_lat = b->n_lat && b->n_lat == b->n && n->n_lat && n->n_lat == n->n;
 	const double *bv, *nv;
-	bool better;
 	size_t len;
 
 	note_differences(row);
@@ -337,19 +340,46 @@ static void compare_row(struct mb_comparison *c, struct mb_cmp_row *row)
 			 b->n < 2 && n->n < 2 ? "each" : b->n < 2 ? "base" : "new");
 	}
 	row->change = (row->cur_mean - row->base_mean) / row->base_mean;
+	decide(c, row, bv, nv);
+}
+
+/*
+ * The test behind a verdict: Mann-Whitney U, or where its smallest p-value cannot go below
+ * alpha (3 and 3 samples: 0.1), Welch's t-test, so that a few tight samples far apart are
+ * judged by what they show rather than called noise.
+ */
+static void decide(struct mb_comparison *c, struct mb_cmp_row *row, const double *bv,
+		   const double *nv)
+{
+	const struct mb_cmp_group *b = row->base, *n = row->cur;
+	const struct mb_cmp_opts *o = &c->opts;
+	bool better = mb_cmp_higher_is_better(row->metric) ? row->change > 0 : row->change < 0;
+	size_t len;
+
+	row->p = NAN;
 	row->tested = !mb_mwu_test(bv, b->n, nv, n->n, &row->test);
-	better = mb_cmp_higher_is_better(row->metric) ? row->change > 0 : row->change < 0;
+	if (row->tested)
+		row->p = row->test.p;
+	if (row->tested && row->test.p_min >= o->alpha) {
+		row->welch = !mb_welch_test(bv, b->n, nv, n->n, &row->t);
+		len = strlen(row->note);
+		snprintf(row->note + len, sizeof(row->note) - len,
+			 "%stoo few samples (%zu and %zu: p cannot go below %.2g)%s", len ? "; " : "",
+			 b->n, n->n, row->test.p_min, row->welch ? ": Welch's t-test" : "");
+		if (row->welch)
+			row->p = row->t.p;
+	}
 	if (fabs(row->change) < o->threshold)
 		row->verdict = MB_CMP_NO_CHANGE;
-	else if (row->tested && row->test.p < o->alpha)
+	else if (row->p < o->alpha)
 		row->verdict = better ? MB_CMP_IMPROVED : MB_CMP_REGRESSED;
 	else
 		row->verdict = MB_CMP_NOISE;
-	if (row->tested && row->test.p_min >= o->alpha) {
+	if (row->verdict == MB_CMP_NOISE && (b->noisy || n->noisy)) {
 		len = strlen(row->note);
-		snprintf(row->note + len, sizeof(row->note) - len,
-			 "%stoo few samples (%zu and %zu: p cannot go below %.2g)", len ? "; " : "",
-			 b->n, n->n, row->test.p_min);
+		snprintf(row->note + len, sizeof(row->note) - len, "%s%s noisy", len ? "; " : "",
+			 b->noisy && n->noisy ? "both results" : b->noisy ? "base result" :
+			 "new result");
 	}
 }
 
@@ -497,7 +527,7 @@ struct mb_json *mb_comparison_json(const struct mb_comparison *c, struct mb_json
 	mb_json_set(cmp, "base", source_json(base_name, base_doc));
 	mb_json_set(cmp, "new", source_json(cur_name, cur_doc));
 	mb_json_set(cmp, "machine_differences", mb_context_differences(base_doc, cur_doc));
-	mb_json_set_str(cmp, "test", "mann-whitney-u, two-sided");
+	mb_json_set_str(cmp, "test", "mann-whitney-u, two-sided; welch-t where too few samples");
 	mb_json_set_num(cmp, "threshold", c->opts.threshold);
 	mb_json_set_num(cmp, "alpha", c->opts.alpha);
 	mb_json_set_str(cmp, "metric", mb_cmp_metric_names[c->opts.metric]);
@@ -520,7 +550,7 @@ struct mb_json *mb_comparison_json(const struct mb_comparison *c, struct mb_json
 		mb_json_set(o, "change", ok ? mb_json_number(r->change) : mb_json_null());
 		if (r->tested) {
 			mb_json_set_num(o, "u", r->test.u);
-			mb_json_set_num(o, "p_value", r->test.p);
+			mb_json_set_num(o, "p_value", r->p);
 			mb_json_set_num(o, "p_min", r->test.p_min);
 			mb_json_set_str(o, "method",
 					r->test.method == MB_MWU_EXACT ? "exact" : "normal");
@@ -530,6 +560,11 @@ struct mb_json *mb_comparison_json(const struct mb_comparison *c, struct mb_json
 			mb_json_set(o, "p_min", mb_json_null());
 			mb_json_set(o, "method", mb_json_null());
 		}
+		mb_json_set_str(o, "test", !r->tested ? NULL : r->welch ? "welch-t" :
+							       "mann-whitney-u");
+		mb_json_set(o, "t", r->welch && isfinite(r->t.t) ? mb_json_number(r->t.t) :
+								   mb_json_null());
+		mb_json_set(o, "df", r->welch ? mb_json_number(r->t.df) : mb_json_null());
 		mb_json_set_str(o, "verdict", mb_cmp_verdict_names[r->verdict]);
 		mb_json_set_str(o, "note", r->note[0] ? r->note : NULL);
 		mb_json_append(rows, o);
@@ -630,10 +665,10 @@ static struct mb_table *make_table(const struct mb_comparison *c)
 			mb_table_cell(t, "%+.1f %%", r->change * 100);
 		else
 			mb_table_cell(t, "-");
-		if (r->tested && r->test.p < 0.0001)
+		if (r->tested && r->p < 0.0001)
 			mb_table_cell(t, "<0.0001");
 		else if (r->tested)
-			mb_table_cell(t, "%.4f", r->test.p);
+			mb_table_cell(t, "%.4f", r->p);
 		else
 			mb_table_cell(t, "-");
 		mb_table_cell(t, "%s", mb_cmp_verdict_names[r->verdict]);
@@ -719,7 +754,7 @@ int mb_comparison_print(FILE *f, const struct mb_comparison *c, enum mb_format f
 		describe(f, "Base:", base_name, base_doc);
 		describe(f, "New: ", cur_name, cur_doc);
 		context_diff(f, base_doc, cur_doc);
-		fprintf(f, "Mann-Whitney U test (two-sided) over the measured samples; threshold %g %%, alpha %g.\n",
+		fprintf(f, "Mann-Whitney U test (two-sided) over the measured samples, Welch's t-test where too few samples leave it no p below alpha; threshold %g %%, alpha %g.\n",
 			c->opts.threshold * 100, c->opts.alpha);
 		if (c->opts.metric == MB_CMP_LATENCY)
 			fprintf(f, "Metric: in-kernel ns/op (lower is better).\n");

@@ -2,7 +2,8 @@
 /*
  * Comparing two result documents: results are matched by bench, parameters and producers
  * (repeats pooled), each pair gets the relative change of its mean, a Mann-Whitney U test over
- * the measured samples and a verdict. Pure functions of parsed documents.
+ * the measured samples (Welch's t-test where too few samples leave the rank test no p below
+ * alpha) and a verdict. Pure functions of parsed documents.
  */
 #ifndef MB_COMPARE_H
 #define MB_COMPARE_H
@@ -13,6 +14,7 @@
 
 #include "core/env.h"
 #include "util/mwu.h"
+#include "util/welch.h"
 
 struct mb_json;
 struct mb_table;
@@ -57,6 +59,7 @@ struct mb_cmp_group {
 	double *tput, *lat;		/* measured samples, pooled over the results */
 	size_t n, n_lat;
 	bool matched;
+	bool noisy;			/* a result's summary says it is noisy (summary.noisy) */
 	char *label;			/* the parameters that tell it apart, for display */
 };
 
@@ -68,6 +71,13 @@ struct mb_cmp_row {
 	double change;			/* (new - base) / base, NaN if not comparable */
 	bool tested;
 	struct mb_mwu test;
+	/*
+	 * Where the rank test cannot reach alpha (too few samples: test.p_min >= alpha), Welch's
+	 * t-test decides instead; p is then the t-test's.
+	 */
+	bool welch;
+	struct mb_welch t;
+	double p;			/* the deciding test's p-value */
 	enum mb_cmp_verdict verdict;
 	char note[384];			/* why not comparable, too few samples, what differs */
 };

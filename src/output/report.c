@@ -69,8 +69,6 @@ static struct mb_json *sample_flags_json(unsigned int flags)
 		mb_json_append(a, mb_json_string("outlier"));
 	if (flags & MB_SAMPLE_PREEMPTED)
 		mb_json_append(a, mb_json_string("preempted"));
-	if (flags & MB_SAMPLE_REF_DRIFT)
-		mb_json_append(a, mb_json_string("reference_drift"));
 	return a;
 }
 
@@ -89,6 +87,7 @@ static struct mb_json *sample_json(const struct mb_run *run, int i)
 	mb_json_set_num(o, "throughput", mb_sample_rate(s, mb_sample_figure_count(run, s)));
 	mb_json_set(o, "latency_kernel", isnan(lat) ? mb_json_null() : mb_json_number(lat));
 	mb_json_set(o, "flags", sample_flags_json(s->flags));
+	mb_json_set_str(o, "cause", mb_noise_cause_names[s->cause]);
 	mb_json_set(o, "preempt_ratio", num_or_null(s->preempt_ratio));
 	mb_json_set(o, "reference_ns", num_or_null(s->ref_calls ? s->ref_median : NAN));
 	mb_json_set_num(o, "reference_calls", s->ref_calls);
@@ -118,31 +117,77 @@ static struct mb_json *sample_json(const struct mb_run *run, int i)
 	return o;
 }
 
-/* What the noise flags compared, so that a reader can check each flag from the samples. */
+/* The rules' constants, so that a reader can check each flag and verdict from the samples. */
 static struct mb_json *noise_checks_json(const struct mb_summary *sum)
 {
 	struct mb_json *o = mb_json_object(), *c;
 	const char *basis = mb_preempt_basis_name(sum->preempt_basis);
 
+	c = mb_json_child(o, "outlier");
+	mb_json_set_num(c, "mads", MB_OUTLIER_MADS);
+	mb_json_set_num(c, "floor", MB_OUTLIER_MIN);
+	mb_json_set_num(c, "min_samples", MB_OUTLIER_MIN_SAMPLES);
 	c = mb_json_child(o, "preempted");
 	mb_json_set(c, "basis", basis ? mb_json_string(basis) : mb_json_null());
 	mb_json_set_num(c, "threshold", MB_PREEMPT_RATIO);
-	c = mb_json_child(o, "reference_drift");
-	mb_json_set(c, "reference_ns", num_or_null(sum->ref_median));
-	mb_json_set_num(c, "threshold", MB_REF_DRIFT);
+	c = mb_json_child(o, "reference");
+	mb_json_set_num(c, "threshold", MB_REF_MOVED);
+	mb_json_set_num(c, "host_varied", MB_HOST_VARIED);
+	c = mb_json_child(o, "noisy");
+	mb_json_set_num(c, "standard_errors", MB_NOISY_SES);
+	mb_json_set_num(c, "shift_floor", MB_NOISY_SHIFT);
+	mb_json_set_num(c, "cv", MB_NOISY_CV);
+	return o;
+}
+
+/* Why a result is noisy: "shift", "spread", "all_flagged" (empty: it is not). */
+static struct mb_json *noisy_why_json(unsigned int noisy)
+{
+	struct mb_json *a = mb_json_array();
+
+	if (noisy & MB_NOISY_BY_SHIFT)
+		mb_json_append(a, mb_json_string("shift"));
+	if (noisy & MB_NOISY_BY_SPREAD)
+		mb_json_append(a, mb_json_string("spread"));
+	if (noisy & MB_NOISY_BY_ALL)
+		mb_json_append(a, mb_json_string("all_flagged"));
+	return a;
+}
+
+/* summary.noise: the flagged samples, their causes, the evidence and the verdict. */
+static struct mb_json *noise_json(const struct mb_summary *sum)
+{
+	const struct mb_noise *nz = &sum->noise;
+	struct mb_json *o = mb_json_object(), *c;
+
+	c = mb_json_child(o, "flags");
+	mb_json_set_num(c, "outlier", nz->nr_outlier);
+	mb_json_set_num(c, "preempted", nz->nr_preempted);
+	c = mb_json_child(o, "causes");
+	for (int k = MB_CAUSE_NONE + 1; k < MB_CAUSES; k++)
+		mb_json_set_num(c, mb_noise_cause_names[k], nz->nr_cause[k]);
+	mb_json_set_num(o, "lost_cpu", nz->nr_lost_cpu);
+	mb_json_set_num(o, "reference_moved", nz->nr_ref_moved);
+	mb_json_set_str(o, "figure", sum->judged_latency ? "latency_kernel" : "throughput");
+	mb_json_set(o, "median", num_or_null(nz->median));
+	mb_json_set(o, "cv", num_or_null(nz->cv));
+	mb_json_set(o, "varied", num_or_null(nz->varied));
+	mb_json_set(o, "reference_ns", num_or_null(nz->ref_median));
+	mb_json_set(o, "reference_varied", num_or_null(nz->ref_varied));
+	mb_json_set(o, "mean_shift", num_or_null(nz->mean_shift));
+	mb_json_set_num(o, "shift_bound", nz->shift_bound);
+	mb_json_set(o, "why", noisy_why_json(nz->noisy));
 	return o;
 }
 
 static struct mb_json *summary_json(const struct mb_run *run, const struct mb_summary *sum)
 {
-	struct mb_json *o = mb_json_object(), *noise, *metrics;
+	struct mb_json *o = mb_json_object(), *metrics;
 
 	mb_json_set_num(o, "samples", sum->n);
-	mb_json_set_num(o, "noisy_samples", sum->nr_flagged);
-	noise = mb_json_child(o, "noise");
-	mb_json_set_num(noise, "outlier", sum->nr_outlier);
-	mb_json_set_num(noise, "preempted", sum->nr_preempted);
-	mb_json_set_num(noise, "reference_drift", sum->nr_ref_drift);
+	mb_json_set_num(o, "noisy_samples", sum->noise.nr_flagged);
+	mb_json_set_bool(o, "noisy", sum->noise.noisy != 0);
+	mb_json_set(o, "noise", noise_json(sum));
 	mb_json_set(o, "noise_checks", noise_checks_json(sum));
 	mb_json_set(o, "throughput", stats_json(&sum->throughput, "ops/s"));
 	mb_json_set(o, "throughput_per_producer", stats_json(&sum->prod_throughput, "ops/s"));
@@ -352,6 +397,8 @@ static void csv_samples(FILE *f, const char *bench, const char *params,
 		fputc(',', f);
 		for (size_t k = 0; k < mb_json_len(flags); k++)
 			fprintf(f, "%s%s", k ? ";" : "", mb_json_str(mb_json_at(flags, k), ""));
+		if (mb_json_str(mb_json_get(s, "cause"), NULL))
+			fprintf(f, "=%s", mb_json_str(mb_json_get(s, "cause"), ""));
 		fputs(",,", f);
 		for (size_t c = 0; c < sizeof(csv_stats) / sizeof(*csv_stats); c++)
 			fputc(',', f);
@@ -528,7 +575,7 @@ int mb_report_write_doc(const struct mb_env *env, struct mb_json *doc, struct mb
 static void table_row(FILE *f, const struct mb_run *run)
 {
 	const struct mb_summary *sum = run->summary;
-	char params[256] = "", val[64];
+	char params[256] = "", val[64], why[96];
 	size_t n = 0;
 
 	if (run->part_name[0])
@@ -549,7 +596,7 @@ static void table_row(FILE *f, const struct mb_run *run)
 			n ? params : "-", sum->throughput.mean / 1e6, lat,
 			mb_text_num(val, sizeof(val), 0, 2, sum->throughput.cv * 100),
 			status_names[run->status],
-			sum->nr_flagged ? " (noisy)" : "");
+			mb_text_noise_brief(why, sizeof(why), sum));
 	} else {
 		fprintf(f, "%-24s %-28s %12s %10s %7s  %s\n", run->bench->name,
 			n ? params : "-", "-", "-", "-", status_names[run->status]);

@@ -58,6 +58,17 @@ void mb_text_notes(FILE *f, const struct mb_run *run, const struct mb_summary *s
  * line that says so. Returns true where the caller prints its own Spread line (2+ samples).
  */
 bool mb_text_notes_begin(FILE *f, const struct mb_run *run, const struct mb_summary *sum);
+/*
+ * The noise lines of a result (docs/output.md): Noise (flagged samples, their causes and what
+ * they do to the mean; the verdict), CPU time the producers lost where the figure leaves it
+ * out, and Host speed when the reference loop varied. For a bench's own notes too.
+ */
+void mb_text_noise(FILE *f, const struct mb_run *run, const struct mb_summary *sum);
+/*
+ * A table's status note: " (noisy: CV 8.42 %)", " (noisy: mean -3.1 % w/o 2 flagged)", ...,
+ * or "" when the result is not noisy. Returns @buf.
+ */
+const char *mb_text_noise_brief(char *buf, size_t len, const struct mb_summary *sum);
 /* The kernel's fractional-second Iter line, rates divided by @scale and shown with @unit. */
 void mb_text_frac_progress(FILE *f, const struct mb_run *run, int iter, const struct mb_sample *s,
 			   double scale, char unit);

@@ -103,12 +103,72 @@ void mb_text_notes(FILE *f, const struct mb_run *run, const struct mb_summary *s
 	if (sum->sum.errors)
 		fprintf(f, "Errors: %llu operations failed unexpectedly (they are counted in ops, not in hits)\n",
 			(unsigned long long)sum->sum.errors);
-	if (sum->nr_flagged) {
-		fprintf(f, "Noise: %d of %d samples flagged (", sum->nr_flagged, sum->n);
-		fprintf(f, "outlier %d, preempted %d, reference drift %d)", sum->nr_outlier,
-			sum->nr_preempted, sum->nr_ref_drift);
-		fputs(": rerun on a quieter machine or read the JSON samples\n", f);
+	mb_text_noise(f, run, sum);
+}
+
+static const char *judged_name(const struct mb_summary *sum)
+{
+	return sum->judged_latency ? "in-kernel ns/op" : "throughput";
+}
+
+/* "2 of 50 samples flagged (2 host, 0 preempted, 0 unexplained); without them ..." */
+static void noise_flagged(FILE *f, const struct mb_summary *sum)
+{
+	const struct mb_noise *nz = &sum->noise;
+
+	fprintf(f, "%d of %d samples flagged (", nz->nr_flagged, sum->n);
+	for (int k = MB_CAUSE_NONE + 1; k < MB_CAUSES; k++)
+		fprintf(f, "%s%s %d", k > MB_CAUSE_NONE + 1 ? ", " : "", mb_noise_cause_names[k],
+			nz->nr_cause[k]);
+	fputc(')', f);
+	if (nz->noisy & MB_NOISY_BY_ALL)
+		fputs(", every one: no sample is left to measure the mean by", f);
+	else
+		fprintf(f, "; without %s the mean moves %.1f %%, %s its uncertainty (%.1f %%)",
+			nz->nr_flagged > 1 ? "them" : "it", fabs(nz->mean_shift) * 100,
+			nz->noisy & MB_NOISY_BY_SHIFT ? "more than" : "within",
+			nz->shift_bound * 100);
+}
+
+void mb_text_noise(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
+{
+	const struct mb_noise *nz = &sum->noise;
+
+	(void)run;
+	if (nz->nr_flagged || nz->noisy) {
+		fputs("Noise: ", f);
+		if (nz->nr_flagged)
+			noise_flagged(f, sum);
+		if (nz->noisy & MB_NOISY_BY_SPREAD)
+			fprintf(f, "%sthe %s varies by CV %.2f %%, above %.0f %%",
+				nz->nr_flagged ? "; " : "", judged_name(sum), nz->cv * 100,
+				MB_NOISY_CV * 100);
+		fputs(nz->noisy ? ": noisy, rerun on a quieter machine or read the JSON samples\n" :
+				  ": not noisy\n", f);
 	}
+	if (nz->nr_lost_cpu && sum->judged_latency)
+		fprintf(f, "CPU: the producers lost their CPU in %d of %d samples; the in-kernel time leaves that out (not flagged)\n",
+			nz->nr_lost_cpu, sum->n);
+	if (nz->ref_varied > MB_HOST_VARIED)
+		fprintf(f, "Host speed: the reference loop varied %.0f %% during the run; this bench's %s varied %.1f %%\n",
+			nz->ref_varied * 100, judged_name(sum), nz->varied * 100);
+}
+
+const char *mb_text_noise_brief(char *buf, size_t len, const struct mb_summary *sum)
+{
+	const struct mb_noise *nz = sum ? &sum->noise : NULL;
+
+	if (!nz || !nz->noisy)
+		snprintf(buf, len, "%s", "");
+	else if (nz->noisy & MB_NOISY_BY_ALL)
+		snprintf(buf, len, " (noisy: all %d samples flagged)", sum->n);
+	else if (nz->noisy & MB_NOISY_BY_SHIFT)
+		snprintf(buf, len, " (noisy: mean %+.1f %% w/o %d flagged)", nz->mean_shift * 100,
+			 nz->nr_flagged);
+	else
+		snprintf(buf, len, " (noisy: %sCV %.2f %%)", sum->judged_latency ? "ns/op " : "",
+			 nz->cv * 100);
+	return buf;
 }
 
 /* hits/drops: count-*, bloom-lookup/update, hashmap-with(out)-bloom */

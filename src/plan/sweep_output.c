@@ -121,7 +121,7 @@ static struct mb_table *sweep_table(const struct sweep *sw, int ran)
 			for (int k = 0; k < 4; k++)
 				mb_table_cell(t, "-");
 		}
-		mb_table_cell(t, "%s%s", status_text(run), sum && sum->nr_flagged ? " (noisy)" : "");
+		mb_table_cell(t, "%s%s", status_text(run), mb_text_noise_brief(val, sizeof(val), sum));
 	}
 	return t;
 }

@@ -87,7 +87,8 @@ int mb_is_outlier(double x, const struct mb_stats *st, double k, double min_rel)
 {
 	double scale = 1.4826 * st->mad, dev = fabs(x - st->median);
 
-	if (isnan(x) || scale <= 0)
+	/* A MAD of 0 (most samples equal) leaves the relative distance to judge alone. */
+	if (isnan(x))
 		return 0;
 	return dev > k * scale && dev > min_rel * fabs(st->median);
 }

@@ -30,7 +30,8 @@ double mb_percentile_sorted(const double *sorted, size_t n, double p);
 /*
  * Whether @x is further than @k scaled MADs (1.4826 * MAD, the normal-consistent scale) from
  * the median, and also further than @min_rel (a fraction) of the median: with few samples
- * the MAD can be tiny, and a sample 0.5 % away is not noise worth flagging.
+ * the MAD can be tiny (0 when most samples are equal), and a sample 0.5 % away is not noise
+ * worth flagging.
  */
 int mb_is_outlier(double x, const struct mb_stats *st, double k, double min_rel);
 

@@ -33,19 +33,23 @@ JSON_NO_CHILDREN = {
     "context.preflight.checks[].measured.cpus",
     # What a run warned about depends on the machine and its load (a VM, a busy CPU, noise).
     "results[].warnings",
-    # The noise flags a sample got depend on the load (preempted, outlier, drift).
+    # The noise flags a sample got depend on the load (preempted, outlier).
     "results[].samples[].flags",
+    # Why a result is noisy (shift, spread, all_flagged) depends on the load.
+    "results[].summary.noise.why",
+}
+
+# JSON paths whose value is a string or null depending on the machine or the load: their type
+# shows as "string|null" whichever it is.
+JSON_STRING_OR_NULL = {
+    # /proc/cpuinfo has no microcode line in some virtual machines.
+    "context.cpu.microcode",
+    # What moved a flagged sample (preempted, host, unexplained); null when it is not flagged.
+    "results[].samples[].cause",
 }
 
 
-# Strings of the machine that are null where its kernel does not say (a virtual CPU may have no
-# microcode line): their shape is the string they are elsewhere, not the machine's gap.
-JSON_NULLABLE_STRINGS = {"context.cpu.vendor", "context.cpu.microcode"}
-
-
-def json_type(value, path=""):
-    if value is None and path in JSON_NULLABLE_STRINGS:
-        return "string"
+def json_type(value):
     if isinstance(value, dict):
         return "object"
     if isinstance(value, list):
@@ -58,7 +62,10 @@ def json_type(value, path=""):
 
 
 def json_walk(value, path, out):
-    out.add(f"{path or '.'} {json_type(value, path)}")
+    kind = json_type(value)
+    if path in JSON_STRING_OR_NULL and (value is None or kind == "string"):
+        kind = "string|null"
+    out.add(f"{path or '.'} {kind}")
     if path in JSON_NO_CHILDREN:
         return
     if isinstance(value, dict):
@@ -78,17 +85,19 @@ def json_shape(text):
 # Text lines that some runs or machines print and others do not; each is dropped. (Warnings, of
 # the machine and its load, go to stderr, which is not compared.)
 TEXT_DROP = [
-    # Noise notes: printed only when samples were flagged (preempted, outliers, drift), which
-    # depends on the load.
+    # Noise notes: printed only when samples were flagged or the result is noisy, when the
+    # producers lost their CPU, or when the host's speed varied: all depend on the load.
     re.compile(r"^Noise: "),
+    re.compile(r"^CPU: the producers lost their CPU "),
+    re.compile(r"^Host speed: "),
 ]
 
 # Rewrites of parts of a line that differ between machines or runs; applied before the numbers.
 TEXT_REWRITE = [
     # The cgroup the bench runs in is named after the machine's own cgroup and mapbench's pid.
     (re.compile(r"/sys/fs/cgroup/\S*"), "CGROUP"),
-    # A run's status in the summary table is "(noisy)" when samples were flagged (the load).
-    (re.compile(r"\s\(noisy\)$"), ""),
+    # A run's status in the summary table is "(noisy: why)" when the result is noisy (the load).
+    (re.compile(r"\s\(noisy[^)]*\)$"), ""),
 ]
 
 

@@ -314,11 +314,30 @@ static void test_verdicts(void **state)
 	verdict_of(1.01, true, 6, MB_CMP_AUTO, &c);
 	assert_int_equal(c.rows[0].verdict, MB_CMP_NO_CHANGE);
 	verdict_done(&c);
-	/* Two samples each: +50 % but p cannot go below 1/3: within noise, too few samples. */
+	/*
+	 * Two samples each: +50 %, p of the rank test cannot go below 1/3; Welch's t-test sees
+	 * two tight pairs far apart (within 1 % of each other, 50 % apart): regressed.
+	 */
 	verdict_of(1.5, true, 2, MB_CMP_AUTO, &c);
-	assert_int_equal(c.rows[0].verdict, MB_CMP_NOISE);
+	assert_int_equal(c.rows[0].verdict, MB_CMP_REGRESSED);
+	assert_true(c.rows[0].welch && c.rows[0].p < 0.05);
 	assert_non_null(strstr(c.rows[0].note, "too few samples (2 and 2"));
+	assert_non_null(strstr(c.rows[0].note, "Welch's t-test"));
 	verdict_done(&c);
+	/* Three samples each within 1 %, 5 % apart: the tight samples decide, not noise. */
+	verdict_of(1.05, true, 3, MB_CMP_AUTO, &c);
+	assert_int_equal(c.rows[0].verdict, MB_CMP_REGRESSED);
+	assert_true(c.rows[0].welch);
+	verdict_done(&c);
+}
+
+/* Put @member ("key": value, ) first in the result object @res. */
+static void insert_member(char *res, const char *member)
+{
+	size_t k = strlen(member);
+
+	memmove(res + 1 + k, res + 1, strlen(res));	/* with the terminating NUL */
+	memcpy(res + 1, member, k);
 }
 
 static void test_noise(void **state)
@@ -338,7 +357,21 @@ static void test_noise(void **state)
 	assert_int_equal(mb_compare(base, cur, &o, &c), 0);
 	assert_true(c.rows[0].change > 0.05);
 	assert_true(c.rows[0].test.p > 0.05);
+	/* Six samples each: the rank test can reach alpha, so it decides alone. */
+	assert_false(c.rows[0].welch);
 	assert_int_equal(c.rows[0].verdict, MB_CMP_NOISE);
+	/* Neither result says it is noisy: the note does not claim it. */
+	assert_null(strstr(c.rows[0].note, "noisy"));
+	mb_comparison_free(&c);
+	mb_json_free(base);
+	mb_json_free(cur);
+	/* The new result's own verdict says noisy: the note names it. */
+	insert_member(n, "\"summary\": {\"noisy\": true}, ");
+	base = doc_of(b);
+	cur = doc_of(n);
+	assert_int_equal(mb_compare(base, cur, &o, &c), 0);
+	assert_int_equal(c.rows[0].verdict, MB_CMP_NOISE);
+	assert_non_null(strstr(c.rows[0].note, "new result noisy"));
 	mb_comparison_free(&c);
 	mb_json_free(base);
 	mb_json_free(cur);

@@ -69,10 +69,7 @@ static void free_notes(FILE *f, const struct mb_run *run, const struct mb_summar
 			mb_text_cv(cv, sizeof(cv), sum->latency_kernel.cv),
 			(unsigned long long)sum->sum.ops,
 			sum->throughput.mean);
-	if (sum->nr_flagged)
-		fprintf(f, "Noise: %d of %d samples flagged (outlier %d, preempted %d, reference drift %d): rerun on a quieter machine or read the JSON samples\n",
-			sum->nr_flagged, sum->n, sum->nr_outlier, sum->nr_preempted,
-			sum->nr_ref_drift);
+	mb_text_noise(f, run, sum);
 }
 
 /* Frees per second of in-kernel free time; the time per free (shown in ms). */

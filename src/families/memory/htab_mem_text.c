@@ -57,10 +57,7 @@ static void htab_mem_notes(FILE *f, const struct mb_run *run, const struct mb_su
 	if (sum->sum.errors)
 		fprintf(f, "Errors: %llu map operations failed (a full map, or a missing key)\n",
 			(unsigned long long)sum->sum.errors);
-	if (sum->nr_flagged)
-		fprintf(f, "Noise: %d of %d samples flagged (outlier %d, preempted %d, reference drift %d): rerun on a quieter machine or read the JSON samples\n",
-			sum->nr_flagged, sum->n, sum->nr_outlier, sum->nr_preempted,
-			sum->nr_ref_drift);
+	mb_text_noise(f, run, sum);
 	if (!mb_json_truthy(mb_json_get(mc, "available"))) {
 		fprintf(f, "Memory: unavailable: %s\n",
 			mb_json_str(mb_json_get(mc, "reason"), "no memory cgroup"));
