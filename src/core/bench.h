@@ -107,7 +107,8 @@ enum mb_bench_flags {
 						 * time */
 	MB_BENCH_WALL_HEADLINE	 = 1u << 8,	/* its headline is a wall-clock rate, though it
 						 * times part of each op in the kernel (a trigger
-						 * path): the noise verdict judges that rate */
+						 * path, records a consumer must take): the noise
+						 * verdict judges that rate */
 };
 
 struct mb_bench {
