@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * The streaming consumer's check: records of known producers and sequence numbers, some lost,
- * some seen twice, some from no producer, some out of another buffer, and the verdict's counts.
+ * some seen twice, some from no producer, some out of another buffer, and the verdict's counts;
+ * and the counts alone (--rb-check counts), which add up or do not, but name no record.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,7 +25,7 @@ static void test_all_received_once(void **state)
 	struct rb_verdict v;
 
 	(void)state;
-	assert_int_equal(rb_check_init(&c, 2, 1), 0);
+	assert_int_equal(rb_check_init(&c, 2, 1, true), 0);
 	/* Interleaved producers in one buffer, each in order. */
 	for (uint64_t s = 0; s < 1000; s++) {
 		rb_check_record(&c, rb_record_id(0, s), 0);
@@ -36,6 +37,7 @@ static void test_all_received_once(void **state)
 	assert_int_equal(v.received, 1010);
 	assert_int_equal(v.lost, 0);
 	assert_int_equal(v.duplicated, 0);
+	assert_true(v.checked);
 	assert_true(v.checksum_ok);
 	assert_true(v.ok);
 	rb_check_free(&c);
@@ -48,7 +50,7 @@ static void test_lost_and_twice(void **state)
 	struct rb_verdict v;
 
 	(void)state;
-	assert_int_equal(rb_check_init(&c, 1, 1), 0);
+	assert_int_equal(rb_check_init(&c, 1, 1, true), 0);
 	feed(&c, 0, 0, 40, 0);
 	feed(&c, 0, 30, 35, 0);		/* 5 seen twice */
 	feed(&c, 0, 50, 95, 0);		/* 40..49 and 95..99 never come: 15 lost */
@@ -67,7 +69,7 @@ static void test_foreign_and_buffers(void **state)
 	struct rb_verdict v;
 
 	(void)state;
-	assert_int_equal(rb_check_init(&c, 2, 4), 0);
+	assert_int_equal(rb_check_init(&c, 2, 4, true), 0);
 	/* A producer that moved between CPU buffers: in order within each, not across. */
 	feed(&c, 1, 10, 20, 3);
 	feed(&c, 1, 0, 10, 2);
@@ -91,13 +93,59 @@ static void test_wrong_numbers_fail_the_checksum(void **state)
 
 	(void)state;
 	/* As many records as were made, but one number never made and one missing. */
-	assert_int_equal(rb_check_init(&c, 1, 1), 0);
+	assert_int_equal(rb_check_init(&c, 1, 1, true), 0);
 	feed(&c, 0, 0, 9, 0);
 	rb_check_record(&c, rb_record_id(0, 12), 0);
 	rb_check_verdict(&c, made, &v);
 	assert_int_equal(v.received, 10);
 	assert_int_equal(v.lost, 0);
 	assert_false(v.checksum_ok);
+	assert_false(v.ok);
+	rb_check_free(&c);
+}
+
+static void test_counts_only_add_up(void **state)
+{
+	const uint64_t made[2] = { 1000, 10 };
+	struct rb_check c;
+	struct rb_verdict v;
+
+	(void)state;
+	assert_int_equal(rb_check_init(&c, 2, 1, false), 0);
+	for (int i = 0; i < 1010; i++)
+		rb_check_count(&c);
+	rb_check_verdict(&c, made, &v);
+	assert_false(v.checked);
+	assert_int_equal(v.made, 1010);
+	assert_int_equal(v.received, 1010);
+	assert_int_equal(v.lost, 0);
+	assert_true(v.ok);
+	/* Nothing of a record is read: no latency either. */
+	assert_int_equal(c.count[0] + c.count[1], 0);
+	assert_int_equal(c.latency->count, 0);
+	rb_check_free(&c);
+}
+
+static void test_counts_only_fewer_or_more(void **state)
+{
+	const uint64_t made[1] = { 100 };
+	struct rb_check c;
+	struct rb_verdict v;
+
+	(void)state;
+	assert_int_equal(rb_check_init(&c, 1, 1, false), 0);
+	for (int i = 0; i < 85; i++)
+		rb_check_count(&c);
+	rb_check_verdict(&c, made, &v);
+	assert_int_equal(v.received, 85);
+	assert_int_equal(v.lost, 15);
+	assert_false(v.ok);
+	/* More than were made: not lost, still wrong (seen twice or foreign: counts cannot say). */
+	for (int i = 0; i < 20; i++)
+		rb_check_count(&c);
+	rb_check_verdict(&c, made, &v);
+	assert_int_equal(v.received, 105);
+	assert_int_equal(v.lost, 0);
 	assert_false(v.ok);
 	rb_check_free(&c);
 }
@@ -109,6 +157,8 @@ int main(void)
 		cmocka_unit_test(test_lost_and_twice),
 		cmocka_unit_test(test_foreign_and_buffers),
 		cmocka_unit_test(test_wrong_numbers_fail_the_checksum),
+		cmocka_unit_test(test_counts_only_add_up),
+		cmocka_unit_test(test_counts_only_fewer_or_more),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,6 +27,18 @@
 #define PB_HEADER		12		/* a perf sample's header and raw size word */
 #define RB_POLL_MS		20		/* consumer's wait between looks at stop */
 
+/*
+ * What the consumer does with each record (--rb-check). counts: counts it, as the kernel
+ * bench's consumers do, and the producers stamp nothing; the run still adds up by counts
+ * (attempted = made + dropped, received = made). records: also reads its first word and checks
+ * its producer and sequence number (lost, seen twice, checksum), and the producers stamp 1 in
+ * RB_STAMP_EVERY records for the latency.
+ */
+enum rb_check_mode {
+	RB_CHECK_COUNTS,
+	RB_CHECK_RECORDS,
+};
+
 struct rb_args {
 	bool b2b;		/* the producer drains the buffer itself after each batch */
 	bool use_output;	/* bpf_ringbuf_output instead of reserve + submit */
@@ -39,6 +51,7 @@ struct rb_args {
 	uint64_t records;	/* records each producer makes, then stops (0: until the end) */
 	bool overwrite;		/* BPF_F_RB_OVERWRITE: a full ring overwrites its oldest */
 	bool bench_producer;	/* no consumer: hits are the records made */
+	int check;		/* enum rb_check_mode */
 };
 
 enum rb_kind {
@@ -56,7 +69,8 @@ struct rb_buffer_ops {
 	int (*setup)(struct mb_run *run, struct rb_state *st);
 	/*
 	 * Wait up to @timeout_ms for the buffer's notification (0: only look for one) and take
-	 * the records it announced, checking each with rb_check_record(); @timeout_ms < 0: take
+	 * the records it announced, counting each with rb_check_count(), or with --rb-check
+	 * records checking each with rb_check_record(); @timeout_ms < 0: take
 	 * every record there is, notified or not. A wait that ended with records counts in
 	 * st->wakeups. Returns the records taken, or -errno.
 	 */
@@ -94,7 +108,7 @@ static inline void rb_count_wakeup(struct rb_state *st)
 
 /*
  * What a libbpf poll (@timeout_ms >= 0) or consume returned, @n, as a take returns it: the
- * records it checked since @before (st->check.received then), and a wake-up when a poll found
+ * records it took since @before (st->check.received then), and a wake-up when a poll found
  * records. An interrupted poll took nothing.
  */
 static inline int rb_libbpf_took(struct rb_state *st, int n, int timeout_ms, uint64_t before)
@@ -124,10 +138,12 @@ extern const struct rb_buffer_ops rb_perf_ops;
 
 /* rb_stamps.c. At most this many stamps in all (64 MiB): more would only serve latency. */
 #define RB_MAX_STAMPS	(1ull << 23)
-/* The stamp table, a row of @st->stamp_rows per producer, for a loaded @map_fd. */
+/* The stamp table, a row of @st->stamp_rows per producer, for a loaded @map_fd (none: counts). */
 int rb_map_stamps(struct mb_run *run, struct rb_state *st, int map_fd);
 /* Rows for @capacity records in flight: every stamp outlives its record. */
 uint64_t rb_stamp_rows(uint64_t capacity);
+/* The rows a run's table needs: rb_stamp_rows with --rb-check records, else 1 (no stamps). */
+uint64_t rb_run_stamp_rows(const struct mb_run *run, uint64_t capacity);
 
 /* rb_run.c: the hooks of every ring and perf buffer bench. */
 int rb_setup(struct mb_run *run, enum rb_kind kind);

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The consumer's check of what it received (rb_shared.h: each record names its producer and
- * that producer's sequence number). Within one buffer a producer's records arrive in order, so
- * a sequence number not above the last one from that producer there is a record seen twice;
- * what a producer made and no consumer saw is lost. Every RB_STAMP_EVERY-th record also gives
- * the delay from its production (the stamp table) to its consumption.
+ * What the consumer received. Every record is counted, as the kernel bench's consumers count
+ * them; with --rb-check records each is also checked (rb_shared.h: each record names its
+ * producer and that producer's sequence number). Within one buffer a producer's records arrive
+ * in order, so a sequence number not above the last one from that producer there is a record
+ * seen twice; what a producer made and no consumer saw is lost. Every RB_STAMP_EVERY-th record
+ * also gives the delay from its production (the stamp table) to its consumption. Counts alone
+ * still prove that the records add up (as many received as made), not which one was lost.
  */
 #ifndef MB_RB_CHECK_H
 #define MB_RB_CHECK_H
@@ -18,6 +20,7 @@
 #include "util/hist.h"
 
 struct rb_check {
+	bool each;			/* check each record, not only count it */
 	int nr_producers;
 	int nr_bufs;			/* buffers a producer's records can land in (CPUs) */
 	uint64_t *next;			/* [producer * nr_bufs + buf]: 1 + last seq there */
@@ -36,9 +39,10 @@ struct rb_check {
 struct rb_verdict {
 	uint64_t made;			/* records that got into the buffer */
 	uint64_t received;
-	uint64_t lost;
+	uint64_t lost;			/* counts only: made - received, when that is positive */
 	uint64_t duplicated;
 	uint64_t foreign;
+	bool checked;			/* each record was checked: the three below are known */
 	bool checksum_ok;		/* each producer's set of sequence numbers is 0..made-1 */
 	bool ok;
 };
@@ -49,7 +53,7 @@ static inline uint64_t rb_check_received(const struct rb_check *c)
 	return __atomic_load_n(&c->received, __ATOMIC_RELAXED);
 }
 
-int rb_check_init(struct rb_check *c, int nr_producers, int nr_bufs);
+int rb_check_init(struct rb_check *c, int nr_producers, int nr_bufs, bool each);
 void rb_check_free(struct rb_check *c);
 void rb_check_verdict(const struct rb_check *c, const uint64_t *made, struct rb_verdict *v);
 
@@ -61,13 +65,21 @@ static inline void rb_check_latency(struct rb_check *c, uint64_t producer, uint6
 		mb_hist_add(c->latency, now - ts);
 }
 
-/* One record received from buffer @buf, @id its first word. */
+/*
+ * One record received, only counted: all the kernel bench's consumer does. One writer: a
+ * relaxed store of the next value, a plain increment the sampler reads.
+ */
+static inline void rb_check_count(struct rb_check *c)
+{
+	__atomic_store_n(&c->received, c->received + 1, __ATOMIC_RELAXED);
+}
+
+/* One record received from buffer @buf, @id its first word: counted and checked. */
 static inline void rb_check_record(struct rb_check *c, uint64_t id, int buf)
 {
 	uint64_t producer = id >> RB_ID_SHIFT, seq = id & RB_SEQ_MASK, *next;
 
-	/* One writer: a relaxed store of the next value, a plain increment the sampler reads. */
-	__atomic_store_n(&c->received, c->received + 1, __ATOMIC_RELAXED);
+	rb_check_count(c);
 	if (producer >= (uint64_t)c->nr_producers || buf < 0 || buf >= c->nr_bufs) {
 		c->foreign++;
 		return;

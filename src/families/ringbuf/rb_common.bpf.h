@@ -15,8 +15,13 @@
 /* Set before load. */
 const volatile __u32 rb_rec_size = RB_MIN_RECORD;
 const volatile __u64 rb_stamp_mask = 0;
+/* --rb-check records: stamp the latency's records (the verifier drops the stamp otherwise). */
+const volatile bool rb_stamps_on = false;
 
-/* Production times of every RB_STAMP_EVERY-th record, a row per producer (sized before load). */
+/*
+ * Production times of every RB_STAMP_EVERY-th record, a row per producer (sized before load;
+ * a row of one stamp, never written, without --rb-check records).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
@@ -32,7 +37,7 @@ static __always_inline void rb_stamp(struct mb_loop_ctx *lc)
 	__u32 idx;
 	__u64 *ts;
 
-	if (lc->cursor & (RB_STAMP_EVERY - 1))
+	if (!rb_stamps_on || (lc->cursor & (RB_STAMP_EVERY - 1)))
 		return;
 	idx = (__u32)rb_stamp_index(lc->slot, lc->cursor, rb_stamp_mask);
 	ts = bpf_map_lookup_elem(&mb_rb_stamps, &idx);

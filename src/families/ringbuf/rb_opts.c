@@ -3,7 +3,7 @@
  * The streaming benches' options: the kernel bench's (--rb-b2b, --rb-use-output,
  * --rb-batch-cnt, --rb-sampled, --rb-sample-rate), with its defaults, one table for the four
  * as the kernel has it, and mapbench's (--rb-size, --perfbuf-sz, --rb-record-size,
- * --rb-records). An option that means nothing for a bench is refused, not ignored.
+ * --rb-records, --rb-check). An option that means nothing for a bench is refused, not ignored.
  */
 #include <stddef.h>
 #include <string.h>
@@ -11,6 +11,8 @@
 
 #include "core/runner.h"
 #include "rb.h"
+
+static const char *const rb_check_names[] = { "counts", "records", NULL };
 
 const struct mb_opt rb_opts[] = {
 	MB_OPT_FLAG_DEF("rb-b2b", struct rb_args, b2b,
@@ -35,6 +37,8 @@ const struct mb_opt rb_opts[] = {
 			"Overwrite mode: a full ring overwrites its oldest records (BPF_F_RB_OVERWRITE, Linux 6.19 or later; with --rb-bench-producer)"),
 	MB_OPT_FLAG_DEF("rb-bench-producer", struct rb_args, bench_producer,
 			"rb-libbpf: the producers alone, no consumer (-c 0): hits are the records they got in"),
+	MB_OPT_ENUM_DEF("rb-check", struct rb_args, check, "counts", rb_check_names,
+			"What the consumer does with each record: counts (counts it, as the kernel bench's consumer does) or records (also checks its producer, sequence number and checksum; the producers stamp 1 in 64 for the latency)"),
 	MB_OPT_END,
 };
 
@@ -77,6 +81,8 @@ static int producer_alone_validate(struct mb_run *run)
 	if (a->b2b || a->sampled)
 		return mb_run_usage(run, "--%s: not with --rb-bench-producer (no consumer to take records or to wake)",
 				    a->b2b ? "rb-b2b" : "rb-sampled");
+	if (a->check == RB_CHECK_RECORDS)
+		return mb_run_usage(run, "--rb-check records: not with --rb-bench-producer (no consumer to check the records)");
 	return 0;
 }
 

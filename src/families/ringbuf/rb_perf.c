@@ -54,6 +54,7 @@ static int perf_load(struct mb_run *run, struct rb_state *st, struct rb_perf *pf
 	mb_loop_prepare(pf->skel->skeleton, run->loop.kind);
 	pf->skel->rodata->rb_rec_size = a->rec_size;
 	pf->skel->rodata->rb_stamp_mask = st->stamp_rows - 1;
+	pf->skel->rodata->rb_stamps_on = a->check == RB_CHECK_RECORDS;
 	bpf_map__set_max_entries(pf->skel->maps.mb_pb, (uint32_t)pf->nr_cpus);
 	bpf_map__set_max_entries(pf->skel->maps.mb_rb_stamps,
 				 (uint32_t)(st->stamp_rows * (uint64_t)run->nr_producers));
@@ -67,11 +68,15 @@ static int perf_load(struct mb_run *run, struct rb_state *st, struct rb_perf *pf
 	return rb_map_stamps(run, st, bpf_map__fd(pf->skel->maps.mb_rb_stamps));
 }
 
-/* The raw data of a PERF_RECORD_SAMPLE: its 4-byte size, then the record. */
+/* The raw data of a PERF_RECORD_SAMPLE: its 4-byte size, then the record (read to check it). */
 static void sample_record(struct rb_state *st, const uint8_t *raw, int cpu)
 {
 	uint64_t id;
 
+	if (!st->check.each) {
+		rb_check_count(&st->check);
+		return;
+	}
 	memcpy(&id, raw + sizeof(uint32_t), sizeof(id));
 	rb_check_record(&st->check, id, cpu);
 }
@@ -172,7 +177,7 @@ static int perf_setup(struct mb_run *run, struct rb_state *st)
 	st->nr_bufs = pf->nr_cpus;
 	st->capacity = (uint64_t)run->env->online.count * pf->ring_len /
 		       pb_record_bytes(a->rec_size);
-	st->stamp_rows = rb_stamp_rows(st->capacity);
+	st->stamp_rows = rb_run_stamp_rows(run, st->capacity);
 	err = perf_load(run, st, pf);
 	if (err)
 		return err;
@@ -213,8 +218,9 @@ static uint64_t custom_drain_cpu(struct rb_state *st, struct rb_perf *pf, int cp
 		if (h.size < sizeof(h))
 			break;	/* not a record: never happens with a sane kernel */
 		if (h.type == PERF_RECORD_SAMPLE) {
-			ring_copy(pf, c, tail + sizeof(h), body,
-				  sizeof(uint32_t) + sizeof(uint64_t));
+			if (st->check.each)
+				ring_copy(pf, c, tail + sizeof(h), body,
+					  sizeof(uint32_t) + sizeof(uint64_t));
 			sample_record(st, body, cpu);
 			taken++;
 		} else if (h.type == PERF_RECORD_LOST) {

@@ -67,6 +67,7 @@ static int ring_load(struct mb_run *run, struct rb_state *st, struct rb_ring *r)
 	mb_loop_prepare(r->skel->skeleton, run->loop.kind);
 	r->skel->rodata->rb_rec_size = a->rec_size;
 	r->skel->rodata->rb_stamp_mask = st->stamp_rows - 1;
+	r->skel->rodata->rb_stamps_on = a->check == RB_CHECK_RECORDS;
 	/* The kernel bench's threshold: --rb-sample-rate records, as they take the ring. */
 	if (a->sampled)
 		r->skel->rodata->rb_wakeup_data_size =
@@ -97,6 +98,10 @@ static int lib_record(void *ctx, void *data, size_t len)
 	struct rb_state *st = ctx;
 	uint64_t id = 0;
 
+	if (!st->check.each) {
+		rb_check_count(&st->check);
+		return 0;
+	}
 	memcpy(&id, data, len < sizeof(id) ? len : sizeof(id));
 	rb_check_record(&st->check, id, 0);
 	return 0;
@@ -140,7 +145,7 @@ static int ring_setup(struct mb_run *run, struct rb_state *st)
 	st->buf = r;
 	st->nr_bufs = 1;
 	st->capacity = a->rb_size / rb_ring_record_bytes(a->rec_size);
-	st->stamp_rows = rb_stamp_rows(st->capacity);
+	st->stamp_rows = rb_run_stamp_rows(run, st->capacity);
 	err = ring_load(run, st, r);
 	if (err)
 		return err;
@@ -174,8 +179,12 @@ static int custom_drain(struct rb_state *st, struct rb_ring *r)
 			if (len & RING_BUSY)
 				goto out;
 			if (!(len & RING_DISCARD)) {
-				memcpy(&id, hdr + 2, sizeof(id));
-				rb_check_record(&st->check, id, 0);
+				if (st->check.each) {
+					memcpy(&id, hdr + 2, sizeof(id));
+					rb_check_record(&st->check, id, 0);
+				} else {
+					rb_check_count(&st->check);
+				}
 				taken++;
 			}
 			len &= ~(RING_BUSY | RING_DISCARD);

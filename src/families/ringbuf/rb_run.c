@@ -19,7 +19,9 @@
 
 static int check_init(struct mb_run *run, struct rb_state *st)
 {
-	int err = rb_check_init(&st->check, run->nr_producers, st->nr_bufs);
+	const struct rb_args *a = run->args;
+	int err = rb_check_init(&st->check, run->nr_producers, st->nr_bufs,
+				a->check == RB_CHECK_RECORDS);
 
 	if (err)
 		return mb_run_fail(run, err, "out of memory");

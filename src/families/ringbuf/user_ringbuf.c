@@ -63,6 +63,8 @@ static int ur_validate(struct mb_run *run)
 		if (mb_run_opt_given(run, unused[i]))
 			return mb_run_usage(run, "--%s: not for user-ringbuf (user producers write with user_ring_buffer__reserve() and __submit(); the BPF consumer is never woken)",
 					    unused[i]);
+	if (mb_run_opt_given(run, "rb-check"))
+		return mb_run_usage(run, "--rb-check: not for user-ringbuf (its BPF consumer checks every record; the kernel has no bench to match)");
 	return rb_validate(run);
 }
 
@@ -268,7 +270,7 @@ static void ur_finish(struct mb_run *run)
 	struct rb_check chk;
 
 	made = calloc((size_t)run->nr_producers, sizeof(*made));
-	if (!made || rb_check_init(&chk, run->nr_producers, 1)) {
+	if (!made || rb_check_init(&chk, run->nr_producers, 1, true)) {
 		free(made);
 		mb_run_warn(run, "out of memory for the records' check");
 		return;
