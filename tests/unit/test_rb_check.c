@@ -2,7 +2,8 @@
 /*
  * The streaming consumer's check: records of known producers and sequence numbers, some lost,
  * some seen twice, some from no producer, some out of another buffer, and the verdict's counts;
- * and the counts alone (--rb-check counts), which add up or do not, but name no record.
+ * and the counts alone (--rb-check counts), which add up or do not, but name no record; the
+ * stamp table's rows, none to speak of without the check.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "families/ringbuf/rb.h"
 #include "families/ringbuf/rb_check.h"
 
 static void feed(struct rb_check *c, uint64_t producer, uint64_t from, uint64_t to, int buf)
@@ -150,6 +152,21 @@ static void test_counts_only_fewer_or_more(void **state)
 	rb_check_free(&c);
 }
 
+static void test_stamp_rows(void **state)
+{
+	struct rb_args a = { .check = RB_CHECK_RECORDS };
+	struct mb_run run = { .args = &a };
+
+	(void)state;
+	/* 512 KiB of 16-byte records: 32768 in flight, 1026 stamps wanted, a power of two. */
+	assert_int_equal(rb_stamp_rows(32768), 2048);
+	assert_int_equal(rb_stamp_rows(0), 2);
+	assert_int_equal(rb_run_stamp_rows(&run, 32768), 2048);
+	/* Counts: nothing stamps, a row of one. */
+	a.check = RB_CHECK_COUNTS;
+	assert_int_equal(rb_run_stamp_rows(&run, 32768), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +176,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_numbers_fail_the_checksum),
 		cmocka_unit_test(test_counts_only_add_up),
 		cmocka_unit_test(test_counts_only_fewer_or_more),
+		cmocka_unit_test(test_stamp_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
