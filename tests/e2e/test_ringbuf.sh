@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Streaming family: every bench in text (the kernel's run_bench_ringbufs.sh scraping), JSON
-# and CSV; a known number of records through each, accounted for to the record; the options
-# of the kernel's script; every bad input; nothing left behind.
+# and CSV; a known number of records through each, accounted for to the record: by counts (the
+# default, --rb-check counts, as the kernel's consumer counts) and record by record (--rb-check
+# records); the options of the kernel's script; every bad input; nothing left behind.
 . "$(dirname "$0")/lib.sh"
 
 R='.results[0]'
@@ -39,24 +40,46 @@ for b in "${BENCHES[@]}"; do
 		grep -qE '^Summary: hits +[0-9.]+ ± +[0-9.]+M/s \( *[0-9.]+M/prod\), drops +[0-9.]+ ± +[0-9.]+M/s, total operations +[0-9.]+ ± +[0-9.]+M/s$' "$OUT"
 	line=$(kernel_summarize "$b")
 	check "$b: run_bench_ringbufs.sh summarize gives '$line'" matches "$line" "$KERNEL_LINE"
-	check "$b: every record accounted for" grep -q '^Records: .* none lost, none seen twice$' "$OUT"
+	check "$b: every record accounted for by counts, and the text says so" \
+		grep -q "^Records: .* received, counted (as the kernel's bench; --rb-check records checks each): as many as were made$" "$OUT"
 	check "$b: buffer and consumer lines" bash -c "grep -q '^Buffer: ' $OUT && grep -q '^Consumer: ' $OUT"
+	check "$b: no latency without the stamps of --rb-check records" bash -c "! grep -q '^Latency: production' $OUT"
 done
+expect_rc 0 "rb-custom --rb-check records" "${FAST[@]}" -a rb-custom --rb-sampled --rb-check records
+check "--rb-check records: the text says each record was checked" \
+	grep -q '^Records: .* received, each checked: none lost, none seen twice$' "$OUT"
+check "--rb-check records: the latency line" grep -q '^Latency: production to consumption, 1 record in 64 ' "$OUT"
+
 expect_rc 0 "-q keeps only Iter and Summary" "${FAST[@]}" -q rb-custom
 check "-q drops the notes" bash -c "! grep -qE '^(Buffer|Consumer|Records|Latency):' $OUT"
 
 # ---- a known number of records: attempts = records in + drops, each received once ----
+# --rb-check records: each record's producer and sequence number checked.
 records_ok() {
 	local desc=$1 n=$2
-	jq_check "$desc: $n attempted, made + dropped, all received once" "$OUT" \
-		"$R.extra.records as \$r | \$r.attempted == $n and \$r.made + \$r.dropped == \$r.attempted and \$r.received == \$r.made and \$r.lost == 0 and \$r.duplicated == 0 and \$r.foreign == 0 and \$r.checksum_ok and \$r.ok"
+	jq_check "$desc: $n attempted, made + dropped, all received once, each checked" "$OUT" \
+		"$R.extra.records as \$r | \$r.check == \"records\" and $R.params[\"rb-check\"] == \"records\" and \$r.attempted == $n and \$r.made + \$r.dropped == \$r.attempted and \$r.received == \$r.made and \$r.lost == 0 and \$r.duplicated == 0 and \$r.foreign == 0 and \$r.checksum_ok and \$r.ok"
+}
+# The default, --rb-check counts: the counts alone add up; what only a check of each record
+# tells is null, and so is the latency (no stamps).
+counts_ok() {
+	local desc=$1 n=$2
+	jq_check "$desc: $n attempted, made + dropped, as many received as made, by counts" "$OUT" \
+		"$R.extra.records as \$r | \$r.check == \"counts\" and $R.params[\"rb-check\"] == \"counts\" and \$r.attempted == $n and \$r.made + \$r.dropped == \$r.attempted and \$r.received == \$r.made and \$r.lost == 0 and \$r.duplicated == null and \$r.foreign == null and \$r.checksum_ok == null and \$r.ok and $R.extra.latency == null"
 }
 for b in "${BENCHES[@]}"; do
 	for p in 1 2; do
 		extra=()
 		[[ $b == pb-* ]] && extra=(--rb-sampled)
-		expect_rc 0 "$b -p$p --rb-records 100000" -w0 -d600 --interval_ms 100 -p"$p" "$b" \
-			--rb-records 100000 "${extra[@]}" --format json
+		expect_rc 0 "$b -p$p --rb-records 100000, counted" -w0 -d600 --interval_ms 100 \
+			-p"$p" "$b" --rb-records 100000 "${extra[@]}" --format json
+		counts_ok "$b -p$p" $((100000 * p))
+		jq_check "$b -p$p: counted: each producer made its own, whose a record was is not known" \
+			"$OUT" "([$R.extra.records.per_producer[] | .made + .dropped == 100000 and .received == null] | all) and $R.extra.records.received == ([$R.extra.records.per_producer[].made] | add)"
+		schema_check "$OUT"
+		expect_rc 0 "$b -p$p --rb-records 100000 --rb-check records" -w0 -d600 \
+			--interval_ms 100 -p"$p" "$b" --rb-records 100000 "${extra[@]}" --rb-check records \
+			--format json
 		records_ok "$b -p$p" $((100000 * p))
 		jq_check "$b -p$p: hits + drops in the samples are at most the records" "$OUT" \
 			"$R.summary.totals.hits + $R.summary.totals.misses <= $((100000 * p)) and $R.summary.totals.ops == $((100000 * p))"
@@ -70,7 +93,7 @@ done
 # A wake-up per record and the kernel's back-to-back mode, also record-exact.
 expect_rc 0 "pb-libbpf, a wake-up per record" -w0 -d600 --interval_ms 100 pb-libbpf \
 	--rb-records 20000 --format json
-records_ok "pb-libbpf" 20000
+counts_ok "pb-libbpf" 20000
 cp "$OUT" "$TMP/pb-every.json"
 expect_rc 0 "pb-libbpf, sampled wake-ups" -w0 -d600 --interval_ms 100 pb-libbpf --rb-sampled \
 	--rb-records 200000 --format json
@@ -82,13 +105,14 @@ else
 fi
 for b in rb-libbpf pb-custom; do
 	expect_rc 0 "$b --rb-b2b" -w0 -d600 --interval_ms 100 "$b" --rb-b2b --rb-records 50000 \
-		--format json
+		--rb-check records --format json
 	records_ok "$b --rb-b2b" 50000
 	jq_check "$b --rb-b2b: nothing dropped (the producer drains after each batch)" "$OUT" \
 		"$R.extra.records.dropped == 0 and $R.extra.buffer.back_to_back"
 done
 expect_rc 0 "rb-custom --rb-use-output, 4 KiB records" -w0 -d600 --interval_ms 100 rb-custom \
-	--rb-use-output --rb-record-size 4096 --rb-size 1048576 --rb-records 30000 --format json
+	--rb-use-output --rb-record-size 4096 --rb-size 1048576 --rb-records 30000 --rb-check records \
+	--format json
 records_ok "rb-custom output 4 KiB" 30000
 jq_check "4 KiB records take 4104 bytes, 255 fit in 1 MiB" "$OUT" \
 	"$R.extra.buffer.record_bytes == 4104 and $R.extra.buffer.capacity_records == 255 and $R.extra.buffer.api == \"bpf_ringbuf_output\""
@@ -105,7 +129,7 @@ jq_check "and what they did make is still accounted for" "$OUT" \
 expect_rc 0 "rb-libbpf --rb-bench-producer" -w0 -d600 --interval_ms 100 rb-libbpf \
 	--rb-bench-producer --rb-records 100000 --format json
 jq_check "no consumer: what was made is the hits, nothing is received" "$OUT" \
-	"$R.config.consumers == 0 and $R.extra.records.received == null and $R.extra.records.ok and $R.extra.records.attempted == 100000 and $R.summary.totals.hits == $R.extra.records.made and $R.extra.consumer == null"
+	"$R.config.consumers == 0 and $R.extra.records.check == \"counts\" and $R.extra.records.received == null and $R.extra.records.ok and $R.extra.records.attempted == 100000 and $R.summary.totals.hits == $R.extra.records.made and $R.extra.consumer == null"
 jq_check "without a consumer a 512 KiB ring holds 32767 records of 16 bytes, the rest drop" "$OUT" \
 	"$R.extra.records.made == 32767 and $R.extra.records.dropped == 100000 - 32767"
 run -w0 -d600 --interval_ms 100 rb-libbpf --rb-bench-producer --rb-overwrite --rb-records 100000 \
@@ -120,6 +144,12 @@ fi
 
 # ---- the figures: latency from the stamps, the consumer's cost, in-kernel time ----
 expect_rc 0 "rb-libbpf json" "${FAST[@]}" -a rb-libbpf --format json
+jq_check "the default counts records and has no latency (no stamps)" "$OUT" \
+	"$R.extra.records.check == \"counts\" and $R.extra.latency == null and $R.extra.records.ok"
+jq_check "consumer: wake-ups and CPU per record" "$OUT" \
+	"$R.extra.consumer.wakeups > 0 and $R.extra.consumer.records_per_wakeup >= 1 and $R.extra.consumer.cpu_ns_per_record > 0"
+expect_rc 0 "rb-libbpf json --rb-check records" "${FAST[@]}" -a rb-libbpf --rb-check records \
+	--format json
 jq_check "latency: sampled 1 in 64, ordered percentiles" "$OUT" \
 	"$R.extra.latency as \$l | \$l.every == 64 and \$l.sampled > 0 and \$l.min_ns <= \$l.median_ns and \$l.median_ns <= \$l.p99_ns and \$l.p99_ns <= \$l.max_ns"
 jq_check "consumer: wake-ups and CPU per record" "$OUT" \
@@ -178,6 +208,9 @@ expect_usage "--rb-bench-producer: only for rb-libbpf" rb-custom --rb-bench-prod
 expect_usage "-c/--consumers 1: must be 0 with --rb-bench-producer" -c1 rb-libbpf --rb-bench-producer
 expect_usage "--rb-sampled: not with --rb-bench-producer" rb-libbpf --rb-bench-producer --rb-sampled
 expect_usage "--rb-b2b: not with --rb-bench-producer" rb-libbpf --rb-bench-producer --rb-b2b
+expect_usage "--rb-check records: not with --rb-bench-producer" rb-libbpf --rb-bench-producer \
+	--rb-check records
+expect_usage "--rb-check each: must be one of counts, records" rb-custom --rb-check each
 for b in "${BENCHES[@]}"; do
 	expect_usage "-c/--consumers 0: must be 1" -c0 "$b"
 	expect_usage "-c/--consumers 2: must be 1" -c2 "$b"

@@ -57,5 +57,10 @@ for o in --rb-b2b --rb-use-output --rb-sampled "--rb-sample-rate 10" "--perfbuf-
 	expect_usage "${o%% *}: not for user-ringbuf" user-ringbuf $o
 done
 
+expect_usage "--rb-check: not for user-ringbuf (its BPF consumer checks every record" user-ringbuf \
+	--rb-check counts
+jq_check "its records are checked each (the BPF consumer's check)" "$TMP/p1.json" \
+	"$R.extra.records.check == \"records\" and $R.extra.records.checksum_ok"
+
 check "no user-ringbuf BPF program or map left behind" [ "$(ur_leftovers)" -le "$before" ]
 finish
