@@ -68,8 +68,9 @@ static inline void rb_check_latency(struct rb_check *c, uint64_t producer, uint6
 /*
  * One record received, only counted: all the kernel bench's consumers do, each with an
  * atomic add (its atomic_inc(), a locked instruction on x86). One writer would need no more
- * than a relaxed store, but that costs less per record (3.7 ns less with libbpf's consumer
- * here, docs/methodology.md): the same atomic add keeps the consumer's work the kernel's.
+ * than a relaxed store, but that costs less per record (3.5-4.1 ns less with libbpf's ring
+ * and perf consumers here, docs/methodology.md): the same atomic add keeps the consumer's
+ * work the kernel's.
  */
 static inline void rb_check_count(struct rb_check *c)
 {
