@@ -2,8 +2,9 @@
 /*
  * The figures of a streaming run: per sample, the consumers' hits added to the producers'
  * counters and the wake-up metrics; after the run, in run->extra: the records' account
- * (made, dropped, received, lost, seen twice: the last only with --rb-check records), the delay from production to consumption, the
- * consumer's wake-ups and CPU time, and what the buffer was (docs/benchmarks/ringbuf.md).
+ * (made, dropped, received, lost, seen twice: the last only with --rb-check records), the
+ * delay from production to consumption, the consumer's wake-ups and CPU time, and what the
+ * buffer was (docs/benchmarks/ringbuf.md).
  */
 #include <math.h>
 
