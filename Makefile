@@ -126,7 +126,7 @@ $(OUTPUT)/obj/%.o: src/%.c | $(SKELS)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 # version.o alone holds VERSION and GIT_REV: rebuilt whenever they change, not only when
-# src/version.c does, so --version and the documents' context name the binary's revision.
+# src/util/version.c does, so --version and the documents' context name the binary's revision.
 $(OUTPUT)/version.txt: FORCE | $(OUTPUT)
 	$(Q)echo '$(VERSION) $(GIT_REV)' | cmp -s - $@ || echo '$(VERSION) $(GIT_REV)' > $@
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * What eval.c asks of a JSON implementation: each be_*.c wraps one (src/json.c, json-c,
+ * What eval.c asks of a JSON implementation: each be_*.c wraps one (src/util/json.c, json-c,
  * jansson) the way mapbench would call it, so that one driver measures all three.
  */
 #ifndef JE_BACKEND_H

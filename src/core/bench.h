@@ -2,9 +2,12 @@
 /*
  * The bench descriptor and the run context every hook receives.
  *
- * A bench is one const struct mb_bench: its name, options table and hooks. The runner calls
- * validate -> setup -> producers (sampled every interval) -> finish -> teardown, or run_once for
- * benches that are not sampled over time. All state of one run lives in struct mb_run.
+ * A bench is one const struct mb_bench: its name, options table and hooks. validate checks a
+ * run's options before any run starts; then the runner (core/runner.c) calls setup -> starts
+ * the consumers, then the producers (core/threads.c) -> samples them every interval -> stops
+ * the producers, and the consumers drain what is left -> finish -> split into parts (a bench
+ * with one result per part) -> teardown. A one-shot bench, not sampled over time, has run_once
+ * in place of the threads and the samples. All state of one run lives in struct mb_run.
  */
 #ifndef MB_BENCH_H
 #define MB_BENCH_H

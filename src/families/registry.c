@@ -16,7 +16,7 @@ const struct mb_family *const mb_families[] = {
 	NULL,
 };
 
-/* Room for many times today's 29 benches; registry_init() stops the program when it is short. */
+/* Room for many times today's benches; registry_init() stops the program when it is short. */
 #define MAX_BENCHES	256
 #define MAX_SUITE	64
 

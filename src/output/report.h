@@ -112,7 +112,7 @@ const struct mb_text_style _name = {								\
 
 /*
  * Figures (figures.c): one object of the array @figs, {name, labels, unit, value}, @value
- * null where NaN. Returns it, for mb_figure_spread() and mb_figure_label(); NULL: no memory.
+ * null where NaN. Returns it, for mb_figure_spread() and mb_figure_label_*(); NULL: no memory.
  */
 struct mb_json *mb_figure(struct mb_json *figs, const char *name, const char *unit, double value);
 /*
