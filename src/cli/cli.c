@@ -167,7 +167,7 @@ static int parse_short(struct mb_cli *cli, int argc, char **argv, int *i)
 /* The subcommands: main() dispatches on them only as the first word. */
 static const char *const subcommands[] = { "sweep", "compare", "plot", NULL };
 
-bool mb_cli_is_subcommand(const char *word)
+static bool is_subcommand(const char *word)
 {
 	for (int i = 0; subcommands[i]; i++)
 		if (!strcmp(word, subcommands[i]))
@@ -182,7 +182,7 @@ static int add_name(struct mb_cli *cli, const char *name)
 	 * "mapbench -d1 sweep ...": say where the verb goes rather than "unknown bench";
 	 * "mapbench -h sweep" asks for the subcommand's help.
 	 */
-	if (!cli->cmd_opts && mb_cli_is_subcommand(name)) {
+	if (!cli->cmd_opts && is_subcommand(name)) {
 		if (cli->env.help) {
 			if (!cli->subcommand)
 				cli->subcommand = name;

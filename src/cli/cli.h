@@ -69,9 +69,6 @@ int mb_cli_apply_words(struct mb_run *run, const char *const *words, const char 
 /* After pass 2: an option no selected bench took is an error. */
 int mb_cli_check_unused(const struct mb_cli *cli, struct mb_run *runs, int nr);
 
-/* sweep, compare, plot: words that main() runs as subcommands when they come first. */
-bool mb_cli_is_subcommand(const char *word);
-
 /* A global option as a subcommand takes it, with the help text of what it does there. */
 struct mb_cli_global {
 	const char *name;	/* in mb_global_opts */

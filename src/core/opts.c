@@ -51,7 +51,8 @@ static const void *cfield_of(const struct mb_opt *opt, const void *args)
 	return (const char *)args + opt->offset;
 }
 
-void mb_opt_range(const struct mb_opt *opt, char *buf, size_t len)
+/* The allowed values, e.g. "1..32" or "one of: a, b". */
+static void opt_range(const struct mb_opt *opt, char *buf, size_t len)
 {
 	size_t n = 0;
 
@@ -119,7 +120,7 @@ int mb_opt_apply(const struct mb_opt *opt, void *args, const char *arg, char *ms
 	char range[256];
 	const char *why = NULL;
 
-	mb_opt_range(opt, range, sizeof(range));
+	opt_range(opt, range, sizeof(range));
 	switch (opt->type) {
 	case MB_OPT_FLAG:
 		*(bool *)field = true;
@@ -254,7 +255,7 @@ void mb_opts_print_help(FILE *f, const struct mb_opt *opts)
 				 opt->metavar ? opt->metavar :
 				 opt->type == MB_OPT_ENUM ? "NAME" : "VALUE");
 		fprintf(f, "%-34s %s", left, opt->help ? opt->help : "");
-		mb_opt_range(opt, range, sizeof(range));
+		opt_range(opt, range, sizeof(range));
 		if (opt->def && range[0])
 			fprintf(f, " (default %s; %s)", opt->def, range);
 		else if (opt->def)

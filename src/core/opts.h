@@ -88,8 +88,6 @@ int mb_opts_set_defaults(const struct mb_opt *opts, void *args, char *msg, size_
 
 /* The option's current value as text (the form the command line takes). */
 void mb_opt_format(const struct mb_opt *opt, const void *args, char *buf, size_t len);
-/* The allowed values, e.g. "1..32" or "one of: a, b". */
-void mb_opt_range(const struct mb_opt *opt, char *buf, size_t len);
 /* Every option's value as a JSON object (numbers as numbers, flags as booleans). */
 struct mb_json *mb_opts_to_json(const struct mb_opt *opts, const void *args);
 /* Help lines for a table: "  --name VALUE   help (default D; range R)". */

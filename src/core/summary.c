@@ -64,8 +64,12 @@ double mb_sample_wall_latency(const struct mb_sample *s, int nr_producers)
 	return s->total.ops ? (double)covered(s) * nr_producers / (double)s->total.ops : NAN;
 }
 
-double mb_sample_preempt_ratio(const struct mb_sample *s, int nr_producers,
-			       enum mb_preempt_basis basis)
+/*
+ * Wall time the producers could have run (elapsed x producers - waits, - excluded time on the
+ * kernel basis) over the time they did: above MB_PREEMPT_RATIO they lost their CPU.
+ */
+static double sample_preempt_ratio(const struct mb_sample *s, int nr_producers,
+				   enum mb_preempt_basis basis)
 {
 	double wall = (double)s->elapsed_ns * nr_producers - (double)s->total.wait_ns;
 
@@ -193,9 +197,9 @@ static int judge_noise(struct mb_run *run, struct mb_summary *sum, struct mb_sam
 
 	sum->preempt_basis = preempt_basis(run, sum);
 	for (int i = 0; i < run->nr_samples; i++)
-		run->samples[i].preempt_ratio = mb_sample_preempt_ratio(&run->samples[i],
-									run->nr_producers,
-									sum->preempt_basis);
+		run->samples[i].preempt_ratio = sample_preempt_ratio(&run->samples[i],
+								     run->nr_producers,
+								     sum->preempt_basis);
 	if (preempt && ref && flags && cause) {
 		for (size_t i = 0; i < n; i++) {
 			preempt[i] = ms[i]->preempt_ratio;

@@ -69,12 +69,6 @@ double mb_sample_rate(const struct mb_sample *s, uint64_t count);
 double mb_sample_prod_rate(const struct mb_sample *s, int p, uint64_t count);
 double mb_sample_kernel_latency(const struct mb_sample *s);
 double mb_sample_wall_latency(const struct mb_sample *s, int nr_producers);
-/*
- * Wall time the producers could have run (elapsed x producers - waits, - excluded time on the
- * kernel basis) over the time they did: above MB_PREEMPT_RATIO they lost their CPU.
- */
-double mb_sample_preempt_ratio(const struct mb_sample *s, int nr_producers,
-			       enum mb_preempt_basis basis);
 const char *mb_preempt_basis_name(enum mb_preempt_basis basis);
 
 /* The in-kernel ns/op to print: net of the empty loop with --net. */

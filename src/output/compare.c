@@ -12,7 +12,7 @@
 #include "util/stats.h"
 #include "output/table.h"
 
-const char *const mb_cmp_verdict_names[MB_CMP_VERDICTS] = {
+static const char *const verdict_names[MB_CMP_VERDICTS] = {
 	[MB_CMP_IMPROVED] = "improved",
 	[MB_CMP_REGRESSED] = "regressed",
 	[MB_CMP_NO_CHANGE] = "no change",
@@ -22,7 +22,7 @@ const char *const mb_cmp_verdict_names[MB_CMP_VERDICTS] = {
 
 const char *const mb_cmp_metric_names[] = { "auto", "throughput", "latency", NULL };
 
-bool mb_cmp_higher_is_better(enum mb_cmp_metric metric)
+static bool higher_is_better(enum mb_cmp_metric metric)
 {
 	return metric != MB_CMP_LATENCY;
 }
@@ -353,7 +353,7 @@ static void decide(struct mb_comparison *c, struct mb_cmp_row *row, const double
 {
 	const struct mb_cmp_group *b = row->base, *n = row->cur;
 	const struct mb_cmp_opts *o = &c->opts;
-	bool better = mb_cmp_higher_is_better(row->metric) ? row->change > 0 : row->change < 0;
+	bool better = higher_is_better(row->metric) ? row->change > 0 : row->change < 0;
 	size_t len;
 
 	row->p = NAN;
@@ -434,7 +434,7 @@ int mb_compare(const struct mb_json *base, const struct mb_json *cur,
 			if (row->verdict != MB_CMP_NOT_COMPARABLE) {
 				double ratio = row->cur_mean / row->base_mean;
 
-				log_sum += log(mb_cmp_higher_is_better(row->metric) ? ratio : 1 / ratio);
+				log_sum += log(higher_is_better(row->metric) ? ratio : 1 / ratio);
 				c->geomean_n++;
 			}
 			break;
@@ -542,7 +542,7 @@ struct mb_json *mb_comparison_json(const struct mb_comparison *c, struct mb_json
 		mb_json_set_num(o, "new_producers", r->cur->producers);
 		mb_json_set_str(o, "metric", metric_key(r->metric));
 		mb_json_set_str(o, "unit", metric_unit(r->metric));
-		mb_json_set_bool(o, "higher_is_better", mb_cmp_higher_is_better(r->metric));
+		mb_json_set_bool(o, "higher_is_better", higher_is_better(r->metric));
 		mb_json_set(o, "base", ok ? side_json(r->base_mean, r->base_sd, r->base_n) :
 					    mb_json_null());
 		mb_json_set(o, "new", ok ? side_json(r->cur_mean, r->cur_sd, r->cur_n) :
@@ -565,7 +565,7 @@ struct mb_json *mb_comparison_json(const struct mb_comparison *c, struct mb_json
 		mb_json_set(o, "t", r->welch && isfinite(r->t.t) ? mb_json_number(r->t.t) :
 								   mb_json_null());
 		mb_json_set(o, "df", r->welch ? mb_json_number(r->t.df) : mb_json_null());
-		mb_json_set_str(o, "verdict", mb_cmp_verdict_names[r->verdict]);
+		mb_json_set_str(o, "verdict", verdict_names[r->verdict]);
 		mb_json_set_str(o, "note", r->note[0] ? r->note : NULL);
 		mb_json_append(rows, o);
 	}
@@ -585,7 +585,7 @@ struct mb_json *mb_comparison_json(const struct mb_comparison *c, struct mb_json
 	mb_json_set_num(gm, "n", c->geomean_n);
 	counts = mb_json_child(cmp, "counts");
 	for (int v = 0; v < MB_CMP_VERDICTS; v++)
-		mb_json_set_num(counts, mb_cmp_verdict_names[v], c->counts[v]);
+		mb_json_set_num(counts, verdict_names[v], c->counts[v]);
 	mb_json_set_num(counts, "only_in_base", (double)mb_json_len(ob));
 	mb_json_set_num(counts, "only_in_new", (double)mb_json_len(on));
 	return doc;
@@ -671,7 +671,7 @@ static struct mb_table *make_table(const struct mb_comparison *c)
 			mb_table_cell(t, "%.4f", r->p);
 		else
 			mb_table_cell(t, "-");
-		mb_table_cell(t, "%s", mb_cmp_verdict_names[r->verdict]);
+		mb_table_cell(t, "%s", verdict_names[r->verdict]);
 		mb_table_cell(t, "%s", r->note);
 	}
 	return t;

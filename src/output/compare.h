@@ -34,7 +34,6 @@ enum mb_cmp_verdict {
 	MB_CMP_VERDICTS,
 };
 
-extern const char *const mb_cmp_verdict_names[MB_CMP_VERDICTS];
 extern const char *const mb_cmp_metric_names[];	/* "auto", "throughput", "latency" */
 
 #define MB_CMP_MAX_IGNORE	32
@@ -100,12 +99,11 @@ struct mb_comparison {
  */
 int mb_cmp_opts_ignore(struct mb_cmp_opts *o, const struct mb_cli_list *l, char **bufs);
 
-/* Compare two result documents (checked by mb_doc_check). Returns 0 or -ENOMEM. */
+/* Compare two result documents (as mb_doc_parse checks them). Returns 0 or -ENOMEM. */
 int mb_compare(const struct mb_json *base, const struct mb_json *cur,
 	       const struct mb_cmp_opts *opts, struct mb_comparison *c);
 void mb_comparison_free(struct mb_comparison *c);
 
-bool mb_cmp_higher_is_better(enum mb_cmp_metric metric);
 /* Whether a result regressed (for --fail-on-regression). */
 static inline bool mb_comparison_regressed(const struct mb_comparison *c)
 {

@@ -8,7 +8,8 @@
 #include "util/json.h"
 #include "report.h"
 
-int mb_doc_check(const struct mb_json *doc, char *err, size_t errlen)
+/* Check a parsed document. Returns its kind, or -EINVAL with one line in @err. */
+static int doc_check(const struct mb_json *doc, char *err, size_t errlen)
 {
 	const struct mb_json *ver = mb_json_get(doc, "schema_version");
 	const struct mb_json *ctx = mb_json_get(doc, "context");
@@ -84,7 +85,7 @@ struct mb_json *mb_doc_parse(const char *text, size_t len, enum mb_doc_kind *kin
 		snprintf(err, errlen, "not JSON: %s", why);
 		return NULL;
 	}
-	k = mb_doc_check(doc, err, errlen);
+	k = doc_check(doc, err, errlen);
 	if (k < 0) {
 		mb_json_free(doc);
 		return NULL;

@@ -26,9 +26,6 @@ enum mb_doc_kind {
 struct mb_json *mb_doc_parse(const char *text, size_t len, enum mb_doc_kind *kind, char *err,
 			     size_t errlen);
 
-/* Check an already parsed document (as mb_doc_parse does). Returns its kind, or -EINVAL. */
-int mb_doc_check(const struct mb_json *doc, char *err, size_t errlen);
-
 /* Read and parse @path; @err starts with the path. */
 struct mb_json *mb_doc_load(const char *path, enum mb_doc_kind *kind, char *err, size_t errlen);
 

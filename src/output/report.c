@@ -242,7 +242,8 @@ static struct mb_json *config_json(const struct mb_run *run)
 	return o;
 }
 
-struct mb_json *mb_report_result(const struct mb_run *run)
+/* The result object of one run (docs/output.md). */
+static struct mb_json *result_json(const struct mb_run *run)
 {
 	const struct mb_summary *sum = run->summary;
 	struct mb_json *o = mb_json_object(), *samples, *prods;
@@ -292,7 +293,7 @@ struct mb_json *mb_report_document(const struct mb_env *env, struct mb_run *runs
 	mb_json_set(doc, "context", mb_report_context(env));
 	for (int i = 0; i < nr; i++)
 		for (int k = 0; k < mb_run_nr_results(&runs[i]); k++)
-			mb_json_append(results, mb_report_result(mb_run_result(&runs[i], k)));
+			mb_json_append(results, result_json(mb_run_result(&runs[i], k)));
 	mb_json_set(doc, "results", results);
 	return doc;
 }
@@ -526,21 +527,6 @@ static int write_text(FILE *f, void *ctx)
 	if ((d->nr > 1 || (d->nr == 1 && d->runs[0].nr_parts > 1)) && !mb_log_quiet())
 		mb_report_table(f, d->runs, d->nr);
 	return ferror(f) ? -EIO : 0;
-}
-
-int mb_report_write(const struct mb_env *env, struct mb_run *runs, int nr)
-{
-	struct mb_json *doc;
-	int ret;
-
-	if (env->format == MB_FORMAT_TEXT && !env->output)
-		return 0;	/* already printed as the runs went */
-	doc = mb_report_document(env, runs, nr);
-	if (!doc)
-		return -ENOMEM;
-	ret = mb_report_write_doc(env, doc, runs, nr);
-	mb_json_free(doc);
-	return ret;
 }
 
 int mb_report_write_doc(const struct mb_env *env, struct mb_json *doc, struct mb_run *runs,

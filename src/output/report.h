@@ -132,16 +132,15 @@ double mb_figure_get(const struct mb_json *figs, const char *name, const char *u
 /* The figures of @run's result from its text style (an empty array without a hook). */
 struct mb_json *mb_report_figures(const struct mb_run *run);
 
-/* Build the result object of one run (docs/output.md). */
-struct mb_json *mb_report_result(const struct mb_run *run);
 /* The machine and tool context of a document. */
 struct mb_json *mb_report_context(const struct mb_env *env);
 /* The complete JSON document for @runs. */
 struct mb_json *mb_report_document(const struct mb_env *env, struct mb_run *runs, int nr);
 
-/* Write the document in env->format to env->output (atomically) or stdout. */
-int mb_report_write(const struct mb_env *env, struct mb_run *runs, int nr);
-/* The same with a document already built by mb_report_document (and maybe extended). */
+/*
+ * Write @doc (built by mb_report_document, maybe extended) in env->format to env->output
+ * (atomically) or stdout; nothing for text on stdout, printed as the runs went.
+ */
 int mb_report_write_doc(const struct mb_env *env, struct mb_json *doc, struct mb_run *runs,
 			int nr);
 /* The one-table summary of several runs (text). */

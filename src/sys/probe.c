@@ -18,7 +18,8 @@
 #define CAP_BPF 39
 #endif
 
-bool mb_have_cap(int cap)
+/* Whether the effective capability set holds @cap. */
+static bool have_cap(int cap)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[2] = {};
@@ -45,11 +46,11 @@ void mb_explain_eperm(char *buf, size_t len)
 	int unpriv = -1;
 
 	read_sysctl_int("/proc/sys/kernel/unprivileged_bpf_disabled", &unpriv);
-	if (geteuid() != 0 && !mb_have_cap(CAP_BPF) && !mb_have_cap(CAP_SYS_ADMIN)) {
+	if (geteuid() != 0 && !have_cap(CAP_BPF) && !have_cap(CAP_SYS_ADMIN)) {
 		snprintf(buf, len,
 			 "BPF is not permitted for this user (kernel.unprivileged_bpf_disabled=%d, no CAP_BPF): run as root, or grant CAP_BPF and CAP_PERFMON (e.g. setcap cap_bpf,cap_perfmon+ep mapbench)",
 			 unpriv);
-	} else if (!mb_have_cap(CAP_PERFMON) && !mb_have_cap(CAP_SYS_ADMIN)) {
+	} else if (!have_cap(CAP_PERFMON) && !have_cap(CAP_SYS_ADMIN)) {
 		snprintf(buf, len,
 			 "BPF is not permitted: CAP_PERFMON is missing (tracing programs and bpf_ktime_get_ns need it); grant CAP_BPF and CAP_PERFMON, or run as root");
 	} else {

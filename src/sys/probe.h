@@ -13,9 +13,6 @@ int mb_probe_kernel_loop(char *why, size_t len);
 /* Whether the running kernel has map type @map_type (enum bpf_map_type). */
 int mb_probe_map_type(int map_type, const char *name, char *why, size_t len);
 
-/* Whether the effective capability set holds @cap. */
-bool mb_have_cap(int cap);
-
 /* A sentence for an EPERM from a BPF syscall: what is missing and how to fix it. */
 void mb_explain_eperm(char *buf, size_t len);
 

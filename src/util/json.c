@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,27 +88,6 @@ struct mb_json *mb_json_string(const char *s)
 		free(v);
 		return NULL;
 	}
-	return v;
-}
-
-struct mb_json *mb_json_stringf(const char *fmt, ...)
-{
-	struct mb_json *v;
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return NULL;
-	v = json_new(MB_JSON_STRING);
-	if (!v) {
-		free(s);
-		return NULL;
-	}
-	v->str = s;
 	return v;
 }
 
@@ -270,11 +248,6 @@ struct mb_json *mb_json_copy(const struct mb_json *v)
 	return NULL;
 }
 
-enum mb_json_type mb_json_type(const struct mb_json *v)
-{
-	return v ? v->type : MB_JSON_NULL;
-}
-
 bool mb_json_is(const struct mb_json *v, enum mb_json_type type)
 {
 	return v && v->type == type;
@@ -357,9 +330,14 @@ void mb_json_format_number(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.17g", v);
 }
 
+static enum mb_json_type json_type(const struct mb_json *v)
+{
+	return v ? v->type : MB_JSON_NULL;
+}
+
 void mb_json_scalar_text(const struct mb_json *v, char *buf, size_t len)
 {
-	switch (mb_json_type(v)) {
+	switch (json_type(v)) {
 	case MB_JSON_NUMBER:
 		mb_json_number_text(v, buf, len);
 		break;
@@ -407,7 +385,7 @@ static int utf8_sequence(const unsigned char *p)
 }
 
 /* A string as JSON: escapes where JSON needs them, U+FFFD for each byte that is not UTF-8. */
-void mb_json_write_string(FILE *f, const char *s)
+static void write_string(FILE *f, const char *s)
 {
 	static const char *const escapes[0x60] = {
 		['"'] = "\\\"", ['\\'] = "\\\\", ['\n'] = "\\n", ['\t'] = "\\t", ['\r'] = "\\r",
@@ -461,7 +439,7 @@ static void write_value(FILE *f, const struct mb_json *v, int indent, int depth)
 		fputs(num, f);
 		break;
 	case MB_JSON_STRING:
-		mb_json_write_string(f, v->str);
+		write_string(f, v->str);
 		break;
 	case MB_JSON_ARRAY:
 	case MB_JSON_OBJECT:
@@ -471,7 +449,7 @@ static void write_value(FILE *f, const struct mb_json *v, int indent, int depth)
 				fputc(',', f);
 			write_indent(f, indent, depth + 1);
 			if (v->type == MB_JSON_OBJECT) {
-				mb_json_write_string(f, v->c.keys[i]);
+				write_string(f, v->c.keys[i]);
 				fputs(indent > 0 ? ": " : ":", f);
 			}
 			write_value(f, v->c.items[i], indent, depth + 1);

@@ -31,7 +31,6 @@ struct mb_json *mb_json_uint(uint64_t u);
 /* A number's text: exact for mb_json_uint, else as mb_json_format_number. */
 void mb_json_number_text(const struct mb_json *v, char *buf, size_t len);
 struct mb_json *mb_json_string(const char *s);
-struct mb_json *mb_json_stringf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 struct mb_json *mb_json_array(void);
 struct mb_json *mb_json_object(void);
 struct mb_json *mb_json_copy(const struct mb_json *v);
@@ -49,7 +48,6 @@ int mb_json_set_bool(struct mb_json *obj, const char *key, bool b);
 /* Get or create the child object @key of @obj. */
 struct mb_json *mb_json_child(struct mb_json *obj, const char *key);
 
-enum mb_json_type mb_json_type(const struct mb_json *v);
 bool mb_json_is(const struct mb_json *v, enum mb_json_type type);
 /* Member of an object, or NULL. */
 struct mb_json *mb_json_get(const struct mb_json *obj, const char *key);
@@ -71,8 +69,6 @@ int mb_json_write(FILE *f, const struct mb_json *v, int indent);
 void mb_json_scalar_text(const struct mb_json *v, char *buf, size_t len);
 /* Write a number the way mb_json_write does (shortest form that reads back exactly). */
 void mb_json_format_number(double v, char *buf, size_t len);
-/* Write @s as a JSON string literal. */
-void mb_json_write_string(FILE *f, const char *s);
 
 /*
  * Parse a complete JSON text (RFC 8259; nesting at most 128 deep). On error returns NULL and

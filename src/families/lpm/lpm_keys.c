@@ -24,7 +24,8 @@ static const struct mb_lpm_share mixed_v6[] = {
 	{ 0, 0 },
 };
 
-const struct mb_lpm_share *mb_lpm_mixed_shares(uint32_t key_bits)
+/* The mixed distribution for @key_bits (32 or 128), ending with a { 0, 0 } entry. */
+static const struct mb_lpm_share *mixed_shares(uint32_t key_bits)
 {
 	return key_bits == 128 ? mixed_v6 : mixed_v4;
 }
@@ -118,7 +119,7 @@ int mb_lpm_keyset_init(struct mb_lpm_keyset *ks, uint32_t key_bits, uint32_t pre
 		return 0;
 	}
 
-	n = fold_shares(mb_lpm_mixed_shares(key_bits), prefix_len, len, permille);
+	n = fold_shares(mixed_shares(key_bits), prefix_len, len, permille);
 	apportion(nr, permille, n, count);
 	/*
 	 * A length has only 2^L prefixes: what does not fit moves to the next longer one. The

@@ -24,9 +24,6 @@ struct mb_lpm_share {
 	uint32_t permille;
 };
 
-/* The mixed distribution for @key_bits (32 or 128), ending with a { 0, 0 } entry. */
-const struct mb_lpm_share *mb_lpm_mixed_shares(uint32_t key_bits);
-
 /* How many distinct prefixes of length @prefixlen exist: 2^prefixlen, capped at UINT64_MAX. */
 uint64_t mb_lpm_prefix_space(uint32_t prefixlen);
 
