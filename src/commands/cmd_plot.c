@@ -11,10 +11,10 @@
 #include "cli/cli.h"
 #include "commands.h"
 #include "output/doc.h"
+#include "output/plot.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/outfile.h"
-#include "plot.h"
 
 struct plot_args {
 	const char *x, *lines, *metric, *bench, *title;

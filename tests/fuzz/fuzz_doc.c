@@ -9,8 +9,8 @@
 
 #include "output/compare.h"
 #include "output/doc.h"
+#include "output/plot.h"
 #include "util/json.h"
-#include "commands/plot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,8 +10,8 @@
 #include <cmocka.h>
 
 #include "output/doc.h"
+#include "output/plot.h"
 #include "util/json.h"
-#include "commands/plot.h"
 
 /* Summary with throughput mean @t (ops/s) and latency @l, both over 5 samples, stddev @sd. */
 static int summary(char *buf, size_t len, double t, double l, double sd)

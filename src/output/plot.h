@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "output/doc.h"
+#include "doc.h"
 
 struct mb_json;
 
