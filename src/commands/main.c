@@ -12,7 +12,6 @@
 #include "util/json.h"
 #include "util/log.h"
 #include "families/registry.h"
-#include "output/doc_sink.h"
 #include "core/runner.h"
 #include "plan/session.h"
 #include "util/version.h"
@@ -54,8 +53,7 @@ static int run_benches(struct mb_cli *cli)
 	const struct mb_bench **benches;
 	struct mb_env *env = &cli->env;
 	struct mb_session session = { 0 };
-	struct mb_sink table, document;
-	bool show_table = false;
+	struct mb_chain_want want = { .live_text = true, .baseline = true };
 	struct mb_run *runs = NULL;
 	int nr = cli->nr_names, ran = 0, status = MB_EXIT_USAGE;
 
@@ -103,14 +101,9 @@ static int run_benches(struct mb_cli *cli)
 	if (status)
 		goto out;
 
-	/* The runs' events: the live lines, then the table, the document, the baseline. */
-	mb_table_sink_init(&table, &show_table);
-	mb_doc_sink_init(&document, env);
-	table.next = &document;
-	ran = mb_session_execute(&session, runs, nr, &table);
-	/* -q: only the Iter and Summary lines, no table. */
-	show_table = (suite || ran > 1 || (ran == 1 && runs[0].nr_parts > 1)) &&
-		     env->format == MB_FORMAT_TEXT && !env->output && !env->quiet;
+	/* The default suite's table even when one run ran; the runs' own document. */
+	want.table = suite ? MB_CHAIN_TABLE_ALWAYS : MB_CHAIN_TABLE_SEVERAL;
+	ran = mb_session_execute(&session, runs, nr, &want);
 	status = mb_session_finish(&session, runs, nr, ran);
 out:
 	mb_session_free(&session);

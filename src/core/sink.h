@@ -2,11 +2,11 @@
 /*
  * Where a run's results go. The runner never prints: it tells the run's sink what happened
  * (set-up begins, measuring starts, a sample was taken, a result was summarised, the run
- * ended), and the sinks the session chained decide what to show or keep: the live kernel-style
- * text lines, a sweep's progress bar, the table of several runs, the document (text, JSON,
- * CSV) written at the end, the baseline comparison, a results database. A sink leaves out
- * the events it has no use for (a NULL hook); each event goes to every sink of the chain, in
- * order.
+ * ended), and the sinks the session chained (plan/chain.c, the one place that assembles
+ * chains) decide what to show or keep: the live kernel-style text lines, a sweep's progress
+ * bar, the table of several runs, the document (text, JSON, CSV) written at the end, the
+ * baseline comparison, a results database. A sink leaves out the events it has no use for (a
+ * NULL hook); each event goes to every sink of the chain, in order.
  */
 #ifndef MB_SINK_H
 #define MB_SINK_H
@@ -19,7 +19,7 @@ struct mb_sample;
 struct mb_sink_end {
 	struct mb_run *runs;
 	int nr, ran;		/* the plan's runs, and how many of them ran */
-	struct mb_json *doc;	/* the result document, once a document sink made it */
+	struct mb_json *doc;	/* the document, made before the end event (NULL: no memory) */
 	int status;		/* the exit status so far (log.h); a sink may set a failure */
 };
 

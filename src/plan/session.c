@@ -11,7 +11,6 @@
 #include "preflight.h"
 #include "families/registry.h"
 #include "core/runner.h"
-#include "output/live_text.h"
 #include "session.h"
 
 int mb_session_prepare_run(struct mb_cli *cli, struct mb_run *run, int pos,
@@ -136,24 +135,21 @@ int mb_session_begin(struct mb_session *s, struct mb_env *env, int max_producers
 	return 0;
 }
 
-static void baseline_end(struct mb_sink *sink, struct mb_sink_end *e);
-
-int mb_session_execute(struct mb_session *s, struct mb_run *runs, int nr, struct mb_sink *sinks)
+int mb_session_execute(struct mb_session *s, struct mb_run *runs, int nr,
+		       const struct mb_chain_want *want)
 {
 	int ran;
 
-	mb_live_text_sink_init(&s->live);
-	s->live.next = sinks;
-	s->baseline_sink = (struct mb_sink){ .end = baseline_end, .priv = s };
-	mb_sink_chain(&s->live.next, &s->baseline_sink);
+	mb_chain_build(&s->chain, want, s->env, s->baseline);
 	for (ran = 0; ran < nr && !mb_interrupted(); ran++) {
-		runs[ran].sink = &s->live;
+		runs[ran].sink = s->chain.head;
 		mb_run_execute(&runs[ran]);
 	}
 	return ran;
 }
 
-int mb_session_status(const struct mb_run *runs, int nr, int ran)
+/* The exit status of @ran runs out of @nr: interrupted, failed, all skipped, or ok. */
+static int session_status(const struct mb_run *runs, int nr, int ran)
 {
 	int skipped = 0, failed = 0;
 
@@ -170,80 +166,9 @@ int mb_session_status(const struct mb_run *runs, int nr, int ran)
 	return MB_EXIT_OK;
 }
 
-static int compare_baseline(struct mb_session *s, const struct mb_json *doc, int status)
-{
-	const struct mb_env *env = s->env;
-	struct mb_cmp_opts opts = {
-		.threshold = env->threshold / 100,
-		.alpha = env->alpha,
-		.metric = MB_CMP_AUTO,
-	};
-	char *bufs[MB_CLI_LIST_MAX] = { NULL }, base[128];
-	struct mb_comparison c = { 0 };
-	FILE *f = mb_progress_stream();
-
-	/* The names were counted before the runs (mb_session_check_options). */
-	if (mb_cmp_opts_ignore(&opts, &env->ignore, bufs) ||
-	    mb_compare(s->baseline, doc, &opts, &c)) {
-		mb_comparison_free(&c);
-		for (int i = 0; i < MB_CLI_LIST_MAX; i++)
-			free(bufs[i]);
-		mb_err("--baseline %s: out of memory", env->baseline);
-		return MB_EXIT_FAIL;
-	}
-	snprintf(base, sizeof(base), "baseline %s", env->baseline);
-	fprintf(f, "\n");
-	mb_comparison_print(f, &c, MB_FORMAT_TEXT, base, s->baseline, "this run", doc);
-	fflush(f);
-	if (env->fail_on_regression && mb_comparison_regressed(&c) && status == MB_EXIT_OK) {
-		mb_err("--fail-on-regression: %d result%s regressed against baseline %s",
-		       c.counts[MB_CMP_REGRESSED], c.counts[MB_CMP_REGRESSED] > 1 ? "s" : "",
-		       env->baseline);
-		status = MB_EXIT_FAIL;
-	}
-	mb_comparison_free(&c);
-	for (int i = 0; i < MB_CLI_LIST_MAX; i++)
-		free(bufs[i]);
-	return status;
-}
-
-static int baseline_status(struct mb_session *s, const struct mb_json *doc, int status)
-{
-	const struct mb_env *env = s->env;
-	char path[4096], err[1024];
-
-	if (s->baseline && doc && status != MB_EXIT_INTERRUPTED)
-		status = compare_baseline(s, doc, status);
-	if (!env->save_baseline || !doc)
-		return status;
-	if (status != MB_EXIT_OK) {
-		mb_warn("--save-baseline %s: not saved: the runs did not all succeed",
-			env->save_baseline);
-		return status;
-	}
-	if (mb_baseline_save(env->save_baseline, doc, path, sizeof(path), err, sizeof(err))) {
-		mb_err("--save-baseline %s: %s", env->save_baseline, err);
-		return MB_EXIT_FAIL;
-	}
-	if (!mb_log_quiet())
-		fprintf(mb_progress_stream(), "Saved baseline '%s' (%s)\n", env->save_baseline, path);
-	return status;
-}
-
-/* The last sink of every session: --baseline's comparison and --save-baseline. */
-static void baseline_end(struct mb_sink *sink, struct mb_sink_end *e)
-{
-	e->status = baseline_status(sink->priv, e->doc, e->status);
-}
-
 int mb_session_finish(struct mb_session *s, struct mb_run *runs, int nr, int ran)
 {
-	struct mb_sink_end e = { .runs = runs, .nr = nr, .ran = ran,
-				 .status = mb_session_status(runs, nr, ran) };
-
-	mb_sink_end(&s->live, &e);
-	mb_json_free(e.doc);
-	return e.status;
+	return mb_chain_end(&s->chain, runs, nr, ran, session_status(runs, nr, ran));
 }
 
 void mb_session_free(struct mb_session *s)

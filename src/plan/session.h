@@ -1,24 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * What plain runs and sweeps share around their runs: preparing each run from the command
- * line, the checks before measuring (options, baseline, noise preflight), the exit status, and
- * after the document is built, the comparison with --baseline and --save-baseline.
+ * line, the checks before measuring (options, baseline, noise preflight), executing the runs
+ * into the chain of sinks they want (chain.h), and the exit status.
  */
 #ifndef MB_SESSION_H
 #define MB_SESSION_H
 
 #include "core/bench.h"
-#include "core/sink.h"
 #include "cli/cli.h"
 #include "core/env.h"
+#include "chain.h"
 
 struct mb_json;
 
 struct mb_session {
 	struct mb_env *env;		/* the document's env: context, output, baseline options */
 	struct mb_json *baseline;	/* --baseline, loaded before anything runs */
-	struct mb_sink live;		/* the live text lines: the first sink of every run */
-	struct mb_sink baseline_sink;	/* the last: --baseline and --save-baseline */
+	struct mb_chain chain;		/* the sinks of its runs, built by mb_session_execute */
 };
 
 /*
@@ -50,21 +49,18 @@ int mb_session_check_options(const struct mb_cli *cli);
 int mb_session_begin(struct mb_session *s, struct mb_env *env, int max_producers);
 
 /*
- * Execute the plan's @nr runs one by one, each sending its events to the live text lines and
- * then to @sinks (a chain, may be NULL), until all ran or a signal set the stop flag. Returns
- * how many ran.
+ * Build the chain of sinks @want describes (mb_chain_build), then execute the plan's @nr runs
+ * one by one, each sending its events down it, until all ran or a signal set the stop flag.
+ * Returns how many ran.
  */
-int mb_session_execute(struct mb_session *s, struct mb_run *runs, int nr, struct mb_sink *sinks);
-
-/* The exit status of @ran runs out of @nr: interrupted, failed, all skipped, or ok. */
-int mb_session_status(const struct mb_run *runs, int nr, int ran);
+int mb_session_execute(struct mb_session *s, struct mb_run *runs, int nr,
+		       const struct mb_chain_want *want);
 
 /*
- * After the runs: the end event down the chain of mb_session_execute (the caller's sinks write
- * the table and the document), then the comparison with --baseline (printed on the progress
- * stream) and --save-baseline. Returns the exit status: that of the runs (mb_session_status),
- * or 1 when a document or baseline cannot be written or, with --fail-on-regression, a result
- * regressed.
+ * After the runs: the document and the end event down the chain (mb_chain_end): the table,
+ * the document written, the comparison with --baseline and --save-baseline. Returns the exit
+ * status: that of the runs (interrupted, failed, all skipped, or ok), or 1 when a document or
+ * baseline cannot be written or, with --fail-on-regression, a result regressed.
  */
 int mb_session_finish(struct mb_session *s, struct mb_run *runs, int nr, int ran);
 void mb_session_free(struct mb_session *s);

@@ -15,9 +15,9 @@
 #include "presets.h"
 #include "sweep.h"
 
+struct mb_chain_doc;
 struct mb_json;
 struct mb_session;
-struct mb_sink;
 
 #define MAX_PARAMS	(MB_CLI_LIST_MAX + MB_PRESET_MAX_PARAMS)
 #define MAX_BENCHES	16
@@ -106,11 +106,11 @@ int sweep_run_all(struct sweep *sw, struct mb_session *session);
 void sweep_point_label(const struct sweep *sw, const struct spoint *p, char *buf, size_t len);
 /* Point @p's label and result, for the progress lines. */
 void sweep_point_line(const struct sweep *sw, const struct spoint *p, char *buf, size_t len);
-/* The "sweep" object of the document: parameters, series, points, plot hints. */
-struct mb_json *sweep_json(const struct sweep *sw, int ran);
-/* The document to -o (or stdout with --format json), the table to stdout. */
-int sweep_output(struct sweep *sw, int ran, struct mb_json *doc);
-/* The sink that does both at the end of the sweep's session. */
-void sweep_doc_sink_init(struct mb_sink *sink, struct sweep *sw);
+/*
+ * The sweep's document for the session's chain (chain.h): the runs' document with a "sweep"
+ * object (parameters, series, points, plot hints), written to -o (or stdout with --format
+ * json), and the table of the points to stdout.
+ */
+void sweep_chain_doc(struct mb_chain_doc *doc, struct sweep *sw);
 
 #endif

@@ -6,12 +6,12 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "core/sink.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/outfile.h"
 #include "output/report.h"
 #include "core/summary.h"
+#include "chain.h"
 #include "sweep_cmd.h"
 #include "output/table.h"
 
@@ -126,7 +126,8 @@ static struct mb_table *sweep_table(const struct sweep *sw, int ran)
 	return t;
 }
 
-struct mb_json *sweep_json(const struct sweep *sw, int ran)
+/* The "sweep" object of the document: parameters, series, points, plot hints. */
+static struct mb_json *sweep_json(const struct sweep *sw, int ran)
 {
 	struct mb_json *o = mb_json_object(), *params = mb_json_array(), *series = mb_json_array();
 	struct mb_json *points = mb_json_array(), *plot;
@@ -215,7 +216,8 @@ static void refused_note(FILE *f, const struct sweep *sw)
 		fprintf(f, "  ...\n");
 }
 
-int sweep_output(struct sweep *sw, int ran, struct mb_json *doc)
+/* The document to -o (or stdout with --format json), the table to stdout. */
+static int sweep_output(struct sweep *sw, int ran, struct mb_json *doc)
 {
 	struct mb_env *env = &sw->cli.env;
 	bool doc_on_stdout = env->format == MB_FORMAT_JSON && !env->output;
@@ -251,21 +253,31 @@ int sweep_output(struct sweep *sw, int ran, struct mb_json *doc)
 	return ret;
 }
 
-static void sweep_doc_end(struct mb_sink *sink, struct mb_sink_end *e)
+static struct mb_json *sweep_doc_make(void *priv, struct mb_run *runs, int ran)
 {
-	struct sweep *sw = sink->priv;
+	struct sweep *sw = priv;
+	struct mb_json *doc = mb_report_document(&sw->cli.env, runs, ran);
 
-	e->doc = mb_report_document(&sw->cli.env, e->runs, e->ran);
-	if (!e->doc || mb_json_set(e->doc, "sweep", sweep_json(sw, e->ran))) {
-		mb_err("sweep: out of memory");
-		e->status = MB_EXIT_FAIL;
-		return;
+	if (doc && mb_json_set(doc, "sweep", sweep_json(sw, ran))) {
+		mb_json_free(doc);
+		return NULL;
 	}
-	if (sweep_output(sw, e->ran, e->doc) && e->status == MB_EXIT_OK)
-		e->status = MB_EXIT_FAIL;
+	return doc;
 }
 
-void sweep_doc_sink_init(struct mb_sink *sink, struct sweep *sw)
+static int sweep_doc_write(void *priv, struct mb_json *doc, struct mb_run *runs, int ran)
 {
-	*sink = (struct mb_sink){ .end = sweep_doc_end, .priv = sw };
+	(void)runs;
+	if (!doc) {
+		mb_err("sweep: out of memory");
+		return -ENOMEM;
+	}
+	return sweep_output(priv, ran, doc);
+}
+
+void sweep_chain_doc(struct mb_chain_doc *doc, struct sweep *sw)
+{
+	*doc = (struct mb_chain_doc){
+		.make = sweep_doc_make, .write = sweep_doc_write, .priv = sw,
+	};
 }

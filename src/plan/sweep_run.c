@@ -191,7 +191,10 @@ int sweep_run_all(struct sweep *sw, struct mb_session *session)
 	struct sweep_progress sp = { .sw = sw };
 	struct mb_sink sink = { .run_begin = progress_run_begin, .run_end = progress_run_end,
 				.priv = &sp };
-	struct mb_sink document;
+	struct mb_chain_doc doc;
+	/* The table is the document writer's: a row per point (sweep_output.c). */
+	struct mb_chain_want want = { .live_text = true, .progress = &sink, .doc = &doc,
+				      .baseline = true };
 	double est = 0;
 	char dur[32];
 	FILE *devnull = NULL;
@@ -224,9 +227,8 @@ int sweep_run_all(struct sweep *sw, struct mb_session *session)
 	mb_log_init(env->quiet, env->verbose, devnull ? devnull : stderr);
 	mb_progress_start(&sp.prog, sw->nr_runs, est, bar, !env->quiet && !env->verbose);
 	/* The points' runs were made in point order: the plan is the runs array. */
-	sweep_doc_sink_init(&document, sw);
-	sink.next = &document;
-	ran = mb_session_execute(session, sw->runs, sw->nr_runs, &sink);
+	sweep_chain_doc(&doc, sw);
+	ran = mb_session_execute(session, sw->runs, sw->nr_runs, &want);
 	mb_progress_stop(&sp.prog);
 	mb_log_init(env->quiet, env->verbose,
 		    env->format == MB_FORMAT_JSON && !env->output ? stderr : stdout);
