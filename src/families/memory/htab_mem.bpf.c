@@ -14,7 +14,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 
-#include "core/mb_shared.h"
+#include "drivers/kloop_shared.h"
 #include "htab_mem_shared.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

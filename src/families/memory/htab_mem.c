@@ -17,7 +17,7 @@
 #include <linux/bpf.h>
 #include <linux/futex.h>
 
-#include "core/mb_shared.h"
+#include "drivers/kloop_shared.h"
 #include "htab_mem_shared.h"
 #include "core/bench.h"
 #include "htab_mem.skel.h"

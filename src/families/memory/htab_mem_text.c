@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <linux/types.h>
 
-#include "core/mb_shared.h"
+#include "drivers/kloop_shared.h"
 #include "htab_mem_shared.h"
 #include "core/bench.h"
 #include "core/summary.h"
