@@ -64,7 +64,7 @@ const struct mb_opt mb_global_opts[] = {
 		 "Refuse to measure (exit 77) when the noise preflight warns"),
 	{ .name = "save-baseline", .type = MB_OPT_STRING,
 	  .offset = offsetof(struct mb_env, save_baseline), .metavar = "NAME",
-	  .help = "Keep the results as baseline NAME (see README, \"Baselines\")" },
+	  .help = "Keep the results as baseline NAME (docs/compare.md)" },
 	{ .name = "baseline", .type = MB_OPT_STRING, .offset = offsetof(struct mb_env, baseline),
 	  .metavar = "NAME", .help = "Compare the results with baseline NAME (or a .json file)" },
 	{ .name = "threshold", .type = MB_OPT_DOUBLE, .offset = offsetof(struct mb_env, threshold),

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Exit statuses, as documented in the README. */
+/* Exit statuses, as documented in docs/usage.md. */
 #define MB_EXIT_OK		0
 #define MB_EXIT_FAIL		1
 #define MB_EXIT_USAGE		2

@@ -58,7 +58,7 @@ else
 	echo "  SKIP [$NAME] per-family rebuilds: build/ was not built by make"
 fi
 
-# The tools come from the environment, as the README says (make's own default CC is not
+# The tools come from the environment, as docs/usage.md says (make's own default CC is not
 # "unset", so CC ?= would never apply).
 CC=mb-test-cc CLANG=mb-test-clang BPFTOOL=mb-test-bpftool \
 	make -C "$ROOT" -n -B OUTPUT="$TMP/out" "$TMP/out/mapbench" >"$OUT" 2>"$ERR"

@@ -137,16 +137,17 @@ jq_check "mid-run load: flags and verdict follow the judged figure" "$TMP/mid.js
 	"$VERDICT_RELATION"
 
 # ---- a real disturbance of a user-space bench: count-local's rate is its producer's CPU ----
-# A busy loop shares the producer's CPU from sample 4 to sample 10 (started and stopped on the
-# printed lines): the samples wholly inside that span are flagged preempted, and the result is
-# marked noisy. Samples outside it may or may not be flagged (the machine is shared).
-"$MB" -w0 -d20 --interval_ms 200 -p1 --prod-affinity "$CPU" count-local --format json \
+# A busy loop shares the producer's CPU from sample 4 until three whole samples have run beside
+# it (started and stopped on the printed lines, however long starting it took on a loaded
+# machine): those samples are flagged preempted, and the result is marked noisy. Samples outside
+# that span may or may not be flagged (the machine is shared).
+"$MB" -w0 -d40 --interval_ms 200 -p1 --prod-affinity "$CPU" count-local --format json \
 	-o "$TMP/cl.json" >"$OUT" 2>"$ERR" &
 pid=$!
 wait_output_line "$OUT" '^Iter   4 ' $pid
 busy_start "$CPU"
 first=$(( $(grep -c '^Iter ' "$OUT") + 1 ))
-wait_output_line "$OUT" '^Iter  10 ' $pid
+wait_output_line "$OUT" "^Iter $(printf '%3d' $((first + 2))) " $pid
 last=$(( $(grep -c '^Iter ' "$OUT") - 1 ))
 busy_stop
 wait $pid
