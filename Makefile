@@ -113,6 +113,10 @@ $(OUTPUT)/bpf/%.bpf.o: %.bpf.c $(OUTPUT)/vmlinux.h | $(OUTPUT)/bpf
 	$(Q)$(CLANG) $(BPF_CFLAGS) -MF $(@:.o=.d) -c $< -o $@
 	$(Q)$(LLVM_STRIP) --strip-debug $@
 
+# A .bpf.c that moved leaves a .d naming its old path: nothing makes that path, so it reads as
+# changed and the object compiles again from where the file is now (as -MP does for headers).
+src/%.bpf.c: ;
+
 $(OUTPUT)/skel/%.skel.h: $(OUTPUT)/bpf/%.bpf.o | $(OUTPUT)/skel
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@

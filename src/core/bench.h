@@ -7,17 +7,20 @@
  * the consumers, then the producers (core/threads.c) -> samples them every interval -> stops
  * the producers, and the consumers drain what is left -> finish -> split into parts (a bench
  * with one result per part) -> teardown. A one-shot bench, not sampled over time, has run_once
- * in place of the threads and the samples. All state of one run lives in struct mb_run.
+ * in place of the threads and the samples. Around them the runner calls the hooks of the
+ * bench's instrument, if it has one (a driver's: the in-kernel op loop's calibration and
+ * reference). All state of one run lives in struct mb_run.
  */
 #ifndef MB_BENCH_H
 #define MB_BENCH_H
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
-#include "loop_kind.h"
+#include "loop_info.h"
 #include "noise.h"
 #include "opts.h"
 
@@ -97,21 +100,46 @@ struct mb_metric_desc {
 
 enum mb_bench_flags {
 	MB_BENCH_NEEDS_BPF	 = 1u << 0,	/* probe BPF privileges before setup */
-	MB_BENCH_KERNEL_LOOP	 = 1u << 1,	/* in-kernel op loop: reference and self-checks */
-	MB_BENCH_SINGLE_PRODUCER = 1u << 2,	/* refuses -p > 1 */
-	MB_BENCH_CONSUMERS	 = 1u << 3,	/* has consumers: -c, 1 unless given */
-	MB_BENCH_OP_CALLS	 = 1u << 4,	/* the op itself calls a subprogram (a bpf_loop) */
-	MB_BENCH_EMPTY_OP	 = 1u << 5,	/* the op is empty: the bench is the loop itself */
-	MB_BENCH_HITS_FIGURE	 = 1u << 6,	/* throughput counts hits (records got
+	MB_BENCH_SINGLE_PRODUCER = 1u << 1,	/* refuses -p > 1 */
+	MB_BENCH_CONSUMERS	 = 1u << 2,	/* has consumers: -c, 1 unless given */
+	MB_BENCH_OP_CALLS	 = 1u << 3,	/* the op itself calls a subprogram (a bpf_loop) */
+	MB_BENCH_EMPTY_OP	 = 1u << 4,	/* the op is empty: the bench is the loop itself */
+	MB_BENCH_HITS_FIGURE	 = 1u << 5,	/* throughput counts hits (records got
 						 * through), not ops (attempts and drops) */
-	MB_BENCH_SELF_INTERRUPTS = 1u << 7,	/* the op raises interrupts on its own CPU (a
+	MB_BENCH_SELF_INTERRUPTS = 1u << 6,	/* the op raises interrupts on its own CPU (a
 						 * consumer's wake-up), whose time the thread's CPU
 						 * clock leaves out: judge preemption by in-kernel
 						 * time */
-	MB_BENCH_WALL_HEADLINE	 = 1u << 8,	/* its headline is a wall-clock rate, though it
+	MB_BENCH_WALL_HEADLINE	 = 1u << 7,	/* its headline is a wall-clock rate, though it
 						 * times part of each op in the kernel (a trigger
 						 * path, records a consumer must take): the noise
 						 * verdict judges that rate */
+};
+
+/*
+ * What measures a bench's runs besides its own hooks, provided by a driver (the in-kernel op
+ * loop's: src/drivers/kloop.h). The runner calls each hook that is set, at a fixed point of
+ * every run of a bench that names the instrument; a hook's state lives in run->instrument_state.
+ */
+struct mb_instrument {
+	/* Before set-up, after the BPF probe: 0, or why this machine cannot run it (a skip). */
+	int (*probe)(const struct mb_run *run, char *why, size_t len);
+	/*
+	 * Before set-up: the choices the bench's set-up reads (run->loop). 0, or the value of
+	 * mb_run_skip() or mb_run_fail(), which it calls: the run then ends without set-up.
+	 */
+	int (*prepare)(struct mb_run *run);
+	/* After a set-up that succeeded, before the first sample. */
+	void (*calibrate)(struct mb_run *run);
+	/*
+	 * On the sampler's thread, at the baseline (@s NULL) and after each sample's counters,
+	 * before the bench's measure hook: what the instrument adds to @s.
+	 */
+	void (*sample)(struct mb_run *run, struct mb_sample *s);
+	/* After the bench's finish hook: warnings from what the run showed. */
+	void (*diagnose)(struct mb_run *run);
+	/* After teardown, whenever set-up was called (also where calibrate never ran). */
+	void (*release)(struct mb_run *run);
 };
 
 struct mb_bench {
@@ -123,6 +151,7 @@ struct mb_bench {
 	unsigned int flags;
 	const struct mb_text_style *text;	/* kernel-compatible text lines */
 	const struct mb_metric_desc *metrics;	/* per-sample metrics, NULL-terminated */
+	const struct mb_instrument *instrument;	/* a driver's, or NULL */
 
 	/* Cross-option checks; report with mb_run_usage() (exit status 2). */
 	int (*validate)(struct mb_run *run);
@@ -202,7 +231,7 @@ struct mb_run {
 	double loop_overhead_ns;	/* empty in-kernel loop, ns/op (NaN: not measured) */
 	struct mb_loop_info loop;	/* which in-kernel loop ran, and the kernel's evidence */
 	uint32_t ops_per_iter;		/* ops one loop iteration counts (0: 1), for --net */
-	void *kloop;			/* in-kernel loop state (reference program) */
+	void *instrument_state;		/* bench->instrument's (the reference program) */
 	struct mb_summary *summary;
 	struct mb_sink *sink;		/* where the runner sends the run's events (sink.h) */
 	struct mb_run *parts;		/* a split run's results (bench->split), or NULL */

@@ -3,7 +3,7 @@
 #include <stddef.h>
 
 #include "env.h"
-#include "loop_kind.h"
+#include "loop_info.h"
 
 static int parse_cpuset(const char *arg, void *field, const char **why)
 {

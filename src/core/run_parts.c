@@ -30,7 +30,7 @@ static int part_init(struct mb_run *part, const struct mb_run *run, const char *
 	part->parts = NULL;
 	part->nr_parts = 0;
 	part->priv = NULL;
-	part->kloop = NULL;
+	part->instrument_state = NULL;
 	part->summary = NULL;
 	part->max_samples = run->nr_samples;
 	part->samples = calloc((size_t)run->nr_samples + 1, sizeof(*part->samples));

@@ -7,9 +7,7 @@
 #include <time.h>
 
 #include "util/json.h"
-#include "kloop.h"
 #include "util/log.h"
-#include "loop_diag.h"
 #include "sys/probe.h"
 #include "run.h"
 #include "run_parts.h"
@@ -311,6 +309,19 @@ static void tally_threads(struct mb_run *run, struct mb_sample *s, uint64_t now,
 	}
 }
 
+/* A sample's reference figures: none, unless the bench's instrument adds them. */
+static void instrument_sample(struct mb_run *run, struct mb_sample *s)
+{
+	const struct mb_instrument *ins = run->bench->instrument;
+
+	if (s) {
+		s->ref_median = NAN;
+		s->ref_calls = 0;
+	}
+	if (ins && ins->sample)
+		ins->sample(run, s);
+}
+
 /* The sampling loop: exactly warmup + duration samples unless stopped early. */
 static void sample_loop(struct mb_run *run)
 {
@@ -331,7 +342,7 @@ static void sample_loop(struct mb_run *run)
 	for (int i = 0; i < nr_threads; i++)
 		tally_read(i < run->nr_producers ? &run->prod[i] :
 						   &run->cons[i - run->nr_producers], t0, &last[i]);
-	mb_kloop_sample_reference(run, NULL);
+	instrument_sample(run, NULL);
 	mb_threads_go(run);
 
 	while (run->nr_samples < run->max_samples) {
@@ -357,7 +368,7 @@ static void sample_loop(struct mb_run *run)
 		prev = now;
 		tally_threads(run, s, now, t0, last);
 		s->covered_ns = mb_sample_covered_ns(s, run->nr_producers);
-		mb_kloop_sample_reference(run, s);
+		instrument_sample(run, s);
 		for (int m = 0; m < MB_MAX_METRICS; m++)
 			s->metric[m] = NAN;
 		if (run->bench->measure)
@@ -373,19 +384,19 @@ static void sample_loop(struct mb_run *run)
 
 static bool probe_needs(struct mb_run *run)
 {
+	const struct mb_instrument *ins = run->bench->instrument;
 	char why[512];
 
-	if (!(run->bench->flags & MB_BENCH_NEEDS_BPF))
-		return true;
-	if (mb_probe_bpf(why, sizeof(why))) {
+	if ((run->bench->flags & MB_BENCH_NEEDS_BPF) && mb_probe_bpf(why, sizeof(why))) {
 		mb_run_skip(run, "%s", why);
 		return false;
 	}
-	if ((run->bench->flags & MB_BENCH_KERNEL_LOOP) && mb_probe_kernel_loop(why, sizeof(why))) {
+	if (ins && ins->probe && ins->probe(run, why, sizeof(why))) {
 		mb_run_skip(run, "%s", why);
 		return false;
 	}
-	return true;
+	/* Before set-up: the instrument's choices (the loop kind) that set-up reads. */
+	return !(ins && ins->prepare && ins->prepare(run));
 }
 
 static void run_sampled(struct mb_run *run)
@@ -423,6 +434,7 @@ static void warn_oversubscribed(struct mb_run *run)
 void mb_run_execute(struct mb_run *run)
 {
 	const struct mb_bench *b = run->bench;
+	const struct mb_instrument *ins = b->instrument;
 	const struct mb_env *env = run->env;
 	int err;
 
@@ -434,13 +446,6 @@ void mb_run_execute(struct mb_run *run)
 	mb_sink_run_begin(run->sink, run);
 	if (!probe_needs(run))
 		goto out;
-	/* Before set-up: every family that loads an op loop keeps the programs of this kind. */
-	mb_loop_kind_pick(env->loop, &run->loop);
-	if ((b->flags & MB_BENCH_KERNEL_LOOP) && env->loop == MB_LOOP_MAY_GOTO &&
-	    !mb_loop_may_goto_supported()) {
-		mb_run_skip(run, "--loop may_goto: this kernel does not accept the may_goto instruction (it needs Linux 6.9 or later); use --loop auto or --loop bpf_loop");
-		goto out;
-	}
 	if (alloc_samples(run)) {
 		mb_run_fail(run, -ENOMEM, "out of memory");
 		goto out;
@@ -453,8 +458,8 @@ void mb_run_execute(struct mb_run *run)
 	}
 	if (mb_interrupted())
 		goto teardown;
-	if (b->flags & MB_BENCH_KERNEL_LOOP)
-		mb_kloop_calibrate(run);
+	if (ins && ins->calibrate)
+		ins->calibrate(run);
 	mb_sink_run_started(run->sink, run);
 	if (b->run_once) {
 		err = b->run_once(run);
@@ -466,8 +471,8 @@ void mb_run_execute(struct mb_run *run)
 	if (run->status == MB_RUN_OK && b->finish)
 		b->finish(run);
 	/* After the producers ran: they read the evidence of the bench's own program. */
-	if (run->kloop)
-		mb_loop_diagnose(run, run->loop_overhead_ns);
+	if (ins && ins->diagnose)
+		ins->diagnose(run);
 	/* While the bench's state is there: its parts' samples come from it. */
 	if (run->status == MB_RUN_OK && run->nr_samples && b->split &&
 	    b->split(run) && run->status == MB_RUN_OK)
@@ -475,7 +480,8 @@ void mb_run_execute(struct mb_run *run)
 teardown:
 	if (b->teardown)
 		b->teardown(run);
-	mb_kloop_release(run);
+	if (ins && ins->release)
+		ins->release(run);
 out:
 	if (mb_interrupted() && run->status == MB_RUN_OK)
 		run->status = MB_RUN_INTERRUPTED;

@@ -7,7 +7,8 @@
 #include "core/env.h"
 #include "util/json.h"
 #include "util/log.h"
-#include "core/loop_diag.h"
+#include "drivers/kloop.h"
+#include "drivers/loop_diag.h"
 #include "util/outfile.h"
 #include "report.h"
 #include "core/summary.h"
@@ -260,7 +261,7 @@ static struct mb_json *result_json(const struct mb_run *run)
 	mb_json_set(o, "params", run->params ? mb_json_copy(run->params) : mb_json_object());
 	mb_json_set(o, "loop_overhead_ns", isnan(run->loop_overhead_ns) ?
 						   mb_json_null() : mb_json_number(run->loop_overhead_ns));
-	mb_json_set(o, "loop", run->bench->flags & MB_BENCH_KERNEL_LOOP ?
+	mb_json_set(o, "loop", run->bench->instrument == &mb_kloop_instrument ?
 				       mb_loop_json(&run->loop, run->loop_overhead_ns) : mb_json_null());
 	mb_json_set(o, "summary", sum ? summary_json(run, sum) : mb_json_null());
 	mb_json_set(o, "figures", mb_report_figures(run));

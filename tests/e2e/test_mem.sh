@@ -85,6 +85,34 @@ for uc in overwrite batch_add_batch_del add_del_on_diff_cpu; do
 		schema_check "$OUT"
 	done
 done
+# ---- htab-mem: the trigger runner's attach points, each where the kernel takes the first ----
+# MAPBENCH_REFUSE_TRIGGER stands in for a kernel that refuses an attach point.
+MAPBENCH_REFUSE_TRIGGER=tp_btf "$MB" "${FAST[@]}" -p2 htab-mem --format json >"$OUT" 2>"$ERR"
+rc=$?
+check "htab-mem without tp_btf exits 0 (got $rc)" [ "$rc" -eq 0 ]
+jq_check "htab-mem without tp_btf: the raw_tp programs ran, 64 map operations each" "$OUT" \
+	'.results[0] | .extra.trigger == "raw_tp/sys_enter" and .summary.totals.ops > 0 and .summary.totals.hits == 64 * .summary.totals.ops'
+MAPBENCH_REFUSE_TRIGGER=tp_btf,raw_tp,tp "$MB" "${FAST[@]}" htab-mem --format json >"$OUT" 2>"$ERR"
+rc=$?
+check "htab-mem with no attach point fails, exit 1 (got $rc)" [ "$rc" -eq 1 ]
+check "... saying what it could not load" grep -q "htab-mem: loading the hash map and its getpgid programs: " "$ERR"
+jq_check "... and the result says so" "$OUT" \
+	'.results[0].status == "failed" and .results[0].runner == "trigger" and (.results[0].reason | test("getpgid programs"))'
+no_cgroup_left "htab-mem without an attach point"
+# The getpgid tracepoint needs tracefs, which this machine may not mount: a mount namespace of
+# the run's own mounts it.
+if unshare -m sh -c 'mount -t tracefs nodev /sys/kernel/tracing' 2>/dev/null; then
+	MAPBENCH_REFUSE_TRIGGER=tp_btf,raw_tp unshare -m sh -c \
+		'mount -t tracefs nodev /sys/kernel/tracing && exec "$@"' sh \
+		"$MB" "${FAST[@]}" -p2 htab-mem --use-case add_del_on_diff_cpu --format json >"$OUT" 2>"$ERR"
+	rc=$?
+	check "htab-mem on the getpgid tracepoint exits 0 (got $rc)" [ "$rc" -eq 0 ]
+	jq_check "htab-mem on the getpgid tracepoint: its programs ran, 64 map operations each" "$OUT" \
+		'.results[0] | .extra.trigger == "tp/syscalls/sys_enter_getpgid" and .summary.totals.ops > 0 and .summary.totals.hits == 64 * .summary.totals.ops'
+else
+	echo "  SKIP [$NAME] the getpgid tracepoint: no mount namespace with tracefs here"
+fi
+
 # The preallocated map holds all its entries from the start.
 expect_rc 0 "htab-mem --preallocated --value-size 256" "${FAST[@]}" htab-mem --preallocated \
 	--value-size 256 --format json

@@ -9,7 +9,8 @@
 #include <linux/bpf.h>
 #include <cmocka.h>
 
-#include "core/loop_kind.h"
+#include "drivers/loop_evidence.h"
+#include "drivers/loop_kind.h"
 
 #define LOOP_IMM 0x4eef0
 

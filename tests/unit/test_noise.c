@@ -14,7 +14,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "core/kref.h"
+#include "drivers/kref.h"
 #include "families/registry.h"
 #include "core/runner.h"
 #include "util/stats.h"

@@ -9,7 +9,7 @@
  * verifier (about a nanosecond); it is part of every op here, as the array walk was in the
  * kernel's bench.
  */
-#include "core/mb_loop.bpf.h"
+#include "drivers/kloop.bpf.h"
 
 #define MB_ENOENT 2
 

@@ -21,7 +21,7 @@
 #include "maps/map_mmap.h"
 #include "core/bench.h"
 #include "bloom.h"
-#include "core/kloop.h"	/* struct mb_slot, before the skeleton */
+#include "drivers/kloop.h"	/* struct mb_slot, before the skeleton */
 #include "bloom.skel.h"
 #include "bloom_model.h"
 #include "util/json.h"
@@ -603,7 +603,8 @@ BL_HOOKS(BL_HASH_BLOOM, hash_bloom)
 		.desc = _desc,							\
 		.opts = _opts,							\
 		.args_size = sizeof(struct bloom_args),				\
-		.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP,		\
+		.flags = MB_BENCH_NEEDS_BPF,					\
+		.instrument = &mb_kloop_instrument,				\
 		.text = _text,							\
 		.metrics = _metrics,						\
 		.validate = bl_validate_##_sfx,					\

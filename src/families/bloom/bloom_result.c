@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "bloom.h"
-#include "core/kloop.h"	/* struct mb_slot, before the skeleton */
+#include "drivers/kloop.h"	/* struct mb_slot, before the skeleton */
 #include "bloom.skel.h"
 #include "bloom_model.h"
 #include "core/runner.h"

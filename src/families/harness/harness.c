@@ -9,7 +9,7 @@
 #include <bpf/libbpf.h>
 
 #include "core/bench.h"
-#include "core/kloop.h"
+#include "drivers/kloop.h"
 #include "maps/map_opts.h"
 #include "sys/probe.h"
 #include "harness.skel.h"
@@ -114,7 +114,8 @@ const struct mb_bench mb_bench_bpf_noop = {
 	.name = "bpf-noop",
 	.family = "harness",
 	.desc = "in-kernel op loop with an empty operation: the loop overhead in ns/op",
-	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP | MB_BENCH_EMPTY_OP,
+	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_EMPTY_OP,
+	.instrument = &mb_kloop_instrument,
 	.text = &harness_text_ops,
 	.setup = noop_setup,
 	.producer = noop_producer,
@@ -127,7 +128,8 @@ const struct mb_bench mb_bench_bpf_loop = {
 	.desc = "bpf_loop helper: cost per callback iteration (--nr_loops per call)",
 	.opts = bpf_loop_opts,
 	.args_size = sizeof(struct bpf_loop_args),
-	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP | MB_BENCH_OP_CALLS,
+	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_OP_CALLS,
+	.instrument = &mb_kloop_instrument,
 	.text = &harness_text_ops,
 	.setup = bpf_loop_setup,
 	.producer = bpf_loop_producer,

@@ -7,7 +7,7 @@
  * flags from the command line) and hands them over with bpf_map__reuse_fd; it loads only the
  * programs a run needs.
  */
-#include "core/mb_loop.bpf.h"
+#include "drivers/kloop.bpf.h"
 #include "hash_shared.h"
 
 #define MB_E2BIG 7	/* vmlinux.h has no errno values */

@@ -12,7 +12,7 @@
 #include <linux/types.h>
 
 #include "hash_shared.h"
-#include "core/mb_shared.h"
+#include "drivers/kloop.h"
 #include "core/bench.h"
 #include "maps/keys.h"
 #include "maps/maps.h"

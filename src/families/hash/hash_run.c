@@ -12,7 +12,7 @@
 #include "hash.h"
 #include "hash.skel.h"
 #include "util/json.h"
-#include "core/kloop.h"
+#include "drivers/kloop.h"
 #include "util/log.h"
 #include "core/runner.h"
 

@@ -6,7 +6,7 @@
  * lookups look up keys that are in their map (a miss is an error), the LPM trie is the map
  * that gets filled, and no other process's syscalls reach the programs.
  */
-#include "core/mb_loop.bpf.h"
+#include "drivers/kloop.bpf.h"
 
 #define MP_HASH(_name, _type, _flags, _entries)					\
 struct {									\

@@ -20,7 +20,7 @@
 #include "core/env.h"
 #include "util/json.h"
 #include "maps/keys.h"
-#include "core/kloop.h"
+#include "drivers/kloop.h"
 #include "util/log.h"
 #include "map_perf.skel.h"
 #include "maps/maps.h"
@@ -574,7 +574,8 @@ const struct mb_bench mb_bench_map_perf = {
 	.desc = "samples/bpf/map_perf_test's eleven tests (--test, --test_mask), in map ops/s per test",
 	.opts = mp_opts,
 	.args_size = sizeof(struct mp_args),
-	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP,
+	.flags = MB_BENCH_NEEDS_BPF,
+	.instrument = &mb_kloop_instrument,
 	.text = &map_perf_text,
 	.validate = mp_validate,
 	.setup = mp_setup,

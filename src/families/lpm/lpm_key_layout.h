@@ -20,7 +20,7 @@
 #ifndef MB_LPM_TRIE_H
 #define MB_LPM_TRIE_H
 
-#include "core/mb_shared.h"
+#include "drivers/kloop_shared.h"
 
 #define MB_LPM_MAX_GROUPS	16	/* prefix lengths in one key set (a power of two) */
 #define MB_LPM_NO_BASE		0xffffffffu	/* base of an unused group: above every entry */

@@ -4,7 +4,7 @@
  * the entry index (lpm_trie.h) rather than read from a key array, so a lookup's cache misses
  * are the trie's own; lpm-trie-baseline measures the key generation alone.
  */
-#include "core/mb_loop.bpf.h"
+#include "drivers/kloop.bpf.h"
 #include "lpm_key_layout.h"
 
 struct {

@@ -16,7 +16,7 @@
 
 #include "core/bench.h"
 #include "util/json.h"
-#include "core/kloop.h"
+#include "drivers/kloop.h"
 #include "util/log.h"
 #include "lpm_trie.h"
 #include "lpm_trie.skel.h"
@@ -242,7 +242,8 @@ const struct mb_bench mb_bench_lpm_trie_##_op = {				\
 	.desc = _desc,								\
 	.opts = lpm_opts,							\
 	.args_size = sizeof(struct lpm_args),					\
-	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP | (_flags),		\
+	.flags = MB_BENCH_NEEDS_BPF | (_flags),					\
+	.instrument = &mb_kloop_instrument,					\
 	.text = _text,								\
 	.validate = _validate,							\
 	.setup = _op##_setup,							\

@@ -5,7 +5,7 @@
  * reference bit, as a datapath program's lookup does; a lookup through the bpf() syscall does
  * not (the kernel leaves the eviction heuristics alone for user-space walks).
  */
-#include "core/mb_loop.bpf.h"
+#include "drivers/kloop.bpf.h"
 #include "lru_shared.h"
 
 /* Type, flags and size are set before load: lru_hash or lru_percpu_hash, common or not. */

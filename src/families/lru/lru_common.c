@@ -17,7 +17,7 @@
 
 #include "core/env.h"
 #include "util/json.h"
-#include "core/kloop.h"
+#include "drivers/kloop.h"
 #include "util/log.h"
 #include "lru.skel.h"
 #include "lru_common.h"
@@ -100,7 +100,8 @@ static int create_with_prog(struct mb_run *run, struct lru_map *m, size_t nr_ops
 	skel = lru_bpf__open();
 	if (!skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
-	mb_loop_prepare(skel->skeleton, run->loop.kind);
+	/* Not an instrumented bench (one shot, no reference): it picks the loop kind itself. */
+	mb_loop_prepare(skel->skeleton, mb_loop_kind_pick(run->env->loop, &run->loop));
 	bpf_map__set_type(skel->maps.mb_lru_map, m->v.type);
 	bpf_map__set_map_flags(skel->maps.mb_lru_map, m->v.flags);
 	bpf_map__set_max_entries(skel->maps.mb_lru_map, m->max_entries);

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * htab-mem: the kernel's hash map memory bench. Producers call getpgid(); a program on the
- * sys_enter tracepoint runs one op per call: a batch of 64 operations on a hash map (overwrite
- * existing keys; add then delete them; or add on one CPU and delete on another). Reported: ops
- * per second per producer, and the average and peak memory of a memory cgroup made for the run,
- * which the process joins before the map exists (so the map, the programs and the producers'
- * stacks are charged to it, as in the kernel's bench).
+ * htab-mem: the kernel's hash map memory bench. Producers call getpgid(); a program on its
+ * entry (the trigger runner, src/drivers/trigger.h) runs one op per call: a batch of 64
+ * operations on a hash map (overwrite existing keys; add then delete them; or add on one CPU
+ * and delete on another). Reported: ops per second per producer, and the average and peak
+ * memory of a memory cgroup made for the run, which the process joins before the map exists
+ * (so the map, the programs and the producers' stacks are charged to it, as in the kernel's
+ * bench).
  */
 #include <errno.h>
 #include <math.h>
@@ -17,7 +18,7 @@
 #include <linux/bpf.h>
 #include <linux/futex.h>
 
-#include "core/mb_shared.h"
+#include "drivers/trigger.h"
 #include "htab_mem_shared.h"
 #include "core/bench.h"
 #include "htab_mem.skel.h"
@@ -76,7 +77,7 @@ struct htab_pair {
 
 struct htab_mem_state {
 	struct htab_mem_bpf *skel;
-	const char *trigger;		/* "tp_btf/sys_enter" or "raw_tp/sys_enter" */
+	struct mb_trigger trig;		/* where the programs run, their slots */
 	uint32_t max_entries;
 	struct mb_memcg cg;
 	bool memcg_ok;
@@ -104,38 +105,29 @@ static int htab_mem_validate(struct mb_run *run)
 	return 0;
 }
 
-static void set_autoload(struct htab_mem_bpf *skel, int use_case, bool btf)
+/* The programs of the use case (MB_TRIGGER_PROGS' names in htab_mem.bpf.c). */
+static const char *const *use_case_progs(int use_case)
 {
-	struct bpf_program *progs[2][4] = {
-		{ skel->progs.mb_htab_overwrite_raw, skel->progs.mb_htab_batch_raw,
-		  skel->progs.mb_htab_add_raw, skel->progs.mb_htab_del_raw },
-		{ skel->progs.mb_htab_overwrite_btf, skel->progs.mb_htab_batch_btf,
-		  skel->progs.mb_htab_add_btf, skel->progs.mb_htab_del_btf },
-	};
-	bool on[4] = {
-		use_case == UC_OVERWRITE,
-		use_case == UC_BATCH_ADD_BATCH_DEL,
-		use_case == UC_ADD_DEL_ON_DIFF_CPU,
-		use_case == UC_ADD_DEL_ON_DIFF_CPU,
-	};
+	static const char *const overwrite[] = { "mb_htab_overwrite", NULL };
+	static const char *const batch[] = { "mb_htab_batch", NULL };
+	static const char *const pair[] = { "mb_htab_add", "mb_htab_del", NULL };
 
-	for (int f = 0; f < 2; f++)
-		for (int i = 0; i < 4; i++)
-			bpf_program__set_autoload(progs[f][i], on[i] && f == (int)btf);
+	if (use_case == UC_OVERWRITE)
+		return overwrite;
+	return use_case == UC_BATCH_ADD_BATCH_DEL ? batch : pair;
 }
 
-/* Open, size the map, load and attach one flavour of the programs. */
-static int htab_mem_load(struct mb_run *run, struct htab_mem_state *st, bool btf)
+/* The trigger runner's loader: open, size the map, load and attach one attach point's. */
+static int htab_mem_load(struct mb_run *run, struct mb_trigger *t, void *ctx)
 {
 	const struct htab_mem_args *args = run->args;
+	struct htab_mem_state *st = ctx;
 	struct htab_mem_bpf *skel;
 	int err;
 
 	skel = htab_mem_bpf__open();
 	if (!skel)
 		return -errno;
-	skel->rodata->mb_htab_tgid = (__u32)getpid();
-	skel->rodata->mb_htab_sysnr = SYS_getpgid;
 	skel->rodata->mb_htab_step = (__u32)(pairs_of(args) ? run->nr_producers / 2 :
 							    run->nr_producers);
 	err = bpf_map__set_value_size(skel->maps.mb_htab, args->value_size);
@@ -144,7 +136,8 @@ static int htab_mem_load(struct mb_run *run, struct htab_mem_state *st, bool btf
 	if (!err)
 		err = bpf_map__set_map_flags(skel->maps.mb_htab,
 					     args->preallocated ? 0 : BPF_F_NO_PREALLOC);
-	set_autoload(skel, args->use_case, btf);
+	if (!err)
+		err = mb_trigger_prepare(skel->obj, t->attach, use_case_progs(args->use_case));
 	if (!err)
 		err = htab_mem_bpf__load(skel);
 	if (!err)
@@ -154,7 +147,7 @@ static int htab_mem_load(struct mb_run *run, struct htab_mem_state *st, bool btf
 		return err;
 	}
 	st->skel = skel;
-	st->trigger = btf ? "tp_btf/sys_enter" : "raw_tp/sys_enter";
+	t->slots = skel->bss->mb_slots;
 	return 0;
 }
 
@@ -169,7 +162,6 @@ static int htab_mem_setup(struct mb_run *run)
 	if (!st)
 		return -ENOMEM;
 	run->priv = st;
-	run->runner = "trigger";
 	st->max_entries = args->max_entries ? args->max_entries :
 			  (uint32_t)(need > KERNEL_MIN_ENTRIES ? need : KERNEL_MIN_ENTRIES);
 	/* Join the cgroup first: everything the run creates from here on is charged to it. */
@@ -177,18 +169,13 @@ static int htab_mem_setup(struct mb_run *run)
 		mb_run_warn(run, "memory figures unavailable: %s", st->memcg_why);
 	else
 		st->memcg_ok = true;
-	err = htab_mem_load(run, st, true);
-	if (err && err != -EPERM) {
-		mb_debug("%s: tp_btf programs failed (%s); trying raw_tp", run->bench->name,
-			 strerror(-err));
-		err = htab_mem_load(run, st, false);
-	}
+	err = mb_trigger_load(run, &st->trig, htab_mem_load, st);
 	if (err == -EPERM) {
 		mb_explain_eperm(why, sizeof(why));
 		return mb_run_skip(run, "%s", why);
 	}
 	if (err) {
-		mb_explain_map_create(err, "loading the hash map and its sys_enter programs", why,
+		mb_explain_map_create(err, "loading the hash map and its getpgid programs", why,
 				      sizeof(why));
 		return mb_run_fail(run, err, "%s (-v shows libbpf's log)", why);
 	}
@@ -206,49 +193,6 @@ static int htab_mem_setup(struct mb_run *run)
 		if (!st->pairs)
 			return mb_run_fail(run, -ENOMEM, "out of memory");
 		memset(st->pairs, 0, sizeof(*st->pairs) * (size_t)(run->nr_producers / 2));
-	}
-	return 0;
-}
-
-static long trigger_arg(enum mb_htab_op op, int idx)
-{
-	return (long)(MB_HTAB_MAGIC | (unsigned int)op << MB_HTAB_OP_SHIFT | (unsigned int)idx);
-}
-
-static void counters_of(const struct mb_slot *s, uint64_t excluded_ns, uint64_t wait_ns,
-			struct mb_counters *c)
-{
-	*c = (struct mb_counters){
-		.ops = s->ops,
-		.hits = s->hits,
-		.errors = s->errors,
-		.kernel_ns = s->kernel_ns,
-		.excluded_ns = excluded_ns,
-		.calls = s->calls,
-		.wait_ns = wait_ns,
-	};
-}
-
-static void publish(struct mb_producer *p, const struct mb_slot *s, uint64_t excluded_ns,
-		    uint64_t wait_ns)
-{
-	struct mb_counters c;
-
-	counters_of(s, excluded_ns, wait_ns, &c);
-	mb_producer_publish(p, &c);
-}
-
-/* One op; the first one also checks that the program saw it. */
-static int trigger(struct mb_run *run, struct mb_producer *p, const struct mb_slot *s,
-		   long arg)
-{
-	uint64_t calls = s->calls;
-
-	syscall(SYS_getpgid, arg);
-	if (calls == 0 && s->calls == 0) {
-		mb_err("%s: producer %d: the sys_enter program did not run for getpgid()",
-		       run->bench->name, p->idx);
-		return -ENOENT;
 	}
 	return 0;
 }
@@ -294,12 +238,13 @@ static void pair_pass(int *turn, int to)
  * strict turns as the kernel's pthread barriers make them (a handover that can notice the end
  * of the run instead of a barrier, which cannot); the wait is excluded time.
  */
-static int pair_producer(struct mb_run *run, struct mb_producer *p, const struct mb_slot *s)
+static int pair_producer(struct mb_run *run, struct mb_producer *p)
 {
 	struct htab_mem_state *st = run->priv;
+	const struct mb_slot *s = &st->trig.slots[p->idx];
 	struct htab_pair *pair = &st->pairs[p->idx / 2];
 	bool adder = !(p->idx & 1);
-	long arg = trigger_arg(adder ? MB_HTAB_ADD : MB_HTAB_DEL, p->idx);
+	__u64 arg = mb_trigger_arg(adder ? MB_HTAB_ADD : MB_HTAB_DEL, (__u32)p->idx);
 	uint64_t excluded = 0, wait = 0;
 	struct mb_counters c;
 	int err;
@@ -308,22 +253,22 @@ static int pair_producer(struct mb_run *run, struct mb_producer *p, const struct
 		uint64_t t = mb_now_ns();
 		bool go;
 
-		counters_of(s, excluded, wait, &c);
+		mb_trigger_counters(s, excluded, wait, &c);
 		go = pair_wait(run, p, &c, &pair->turn, adder ? 0 : 1, t);
 		wait = c.wait_ns;
 		excluded += mb_now_ns() - t;
 		if (!go)
 			break;
-		err = trigger(run, p, s, arg);
+		err = mb_trigger_fire(run, p, &st->trig, arg);
 		if (err) {
 			/* Let the partner notice the stop rather than wait for its turn. */
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 			return err;
 		}
 		pair_pass(&pair->turn, adder ? 1 : 0);
-		publish(p, s, excluded, wait);
+		mb_trigger_publish(p, &st->trig, excluded, wait);
 	}
-	publish(p, s, excluded, wait);
+	mb_trigger_publish(p, &st->trig, excluded, wait);
 	return 0;
 }
 
@@ -331,20 +276,11 @@ static int htab_mem_producer(struct mb_run *run, struct mb_producer *p)
 {
 	const struct htab_mem_args *args = run->args;
 	struct htab_mem_state *st = run->priv;
-	const struct mb_slot *s = &st->skel->bss->mb_slots[p->idx];
-	long arg = trigger_arg(args->use_case == UC_OVERWRITE ? MB_HTAB_OVERWRITE :
-								MB_HTAB_BATCH_ADD_DEL, p->idx);
-	int err;
 
 	if (pairs_of(args))
-		return pair_producer(run, p, s);
-	while (!mb_run_should_stop(run)) {
-		err = trigger(run, p, s, arg);
-		if (err)
-			return err;
-		publish(p, s, 0, 0);
-	}
-	return 0;
+		return pair_producer(run, p);
+	return mb_trigger_produce(run, p, &st->trig, args->use_case == UC_OVERWRITE ?
+				  MB_HTAB_OVERWRITE : MB_HTAB_BATCH_ADD_DEL);
 }
 
 static void htab_mem_measure(struct mb_run *run, struct mb_sample *s)
@@ -375,8 +311,7 @@ static void htab_mem_finish(struct mb_run *run)
 		"a batch of 64 map operations: one program run does 64 updates and 64 deletes and counts 2 ops" :
 		"a batch of 64 map operations: one program run on a producer's getpgid() call");
 	mb_json_set_num(extra, "map_ops_per_op", MB_HTAB_BATCH);
-	mb_json_set_str(extra, "trigger", st->trigger);
-	mb_json_set_str(extra, "syscall", "getpgid");
+	mb_trigger_report(&st->trig, extra);
 	for (int i = 0; i < run->nr_samples; i++) {
 		if (run->samples[i].warmup)
 			continue;

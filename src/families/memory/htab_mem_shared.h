@@ -6,15 +6,7 @@
 #define MB_HTAB_BATCH		64	/* map operations per op, as the kernel's bench */
 #define MB_HTAB_MAX_VALUE	4096	/* largest --value-size */
 
-/*
- * A producer triggers one op with getpgid(MB_HTAB_MAGIC | op << 16 | slot): no process has
- * that pid, so the syscall does nothing, and the argument tells the program which producer
- * (slot) asks for which operation.
- */
-#define MB_HTAB_MAGIC		0x3b000000u
-#define MB_HTAB_MAGIC_MASK	0xff000000u
-#define MB_HTAB_OP_SHIFT	16
-
+/* The ops a producer asks the programs for (the trigger runner's op numbers, trigger_shared.h). */
 enum mb_htab_op {
 	MB_HTAB_OVERWRITE = 1,	/* 64 updates of existing keys */
 	MB_HTAB_BATCH_ADD_DEL,	/* 64 updates, then 64 deletes of the same keys: 2 ops */

@@ -5,9 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <linux/types.h>
 
-#include "core/mb_shared.h"
 #include "htab_mem_shared.h"
 #include "core/bench.h"
 #include "core/summary.h"

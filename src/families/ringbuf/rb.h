@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "core/bench.h"
-#include "core/mb_shared.h"
+#include "drivers/kloop.h"
 #include "rb_check.h"
 
 #define RB_DEFAULT_RING_SIZE	(512u * 1024)	/* the kernel bench's ringbuf_sz */

@@ -14,9 +14,9 @@ const struct mb_bench _var = {								\
 	.desc = _desc,									\
 	.opts = rb_opts,								\
 	.args_size = sizeof(struct rb_args),						\
-	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_KERNEL_LOOP | MB_BENCH_CONSUMERS |	\
-		 MB_BENCH_HITS_FIGURE | MB_BENCH_SELF_INTERRUPTS |			\
-		 MB_BENCH_WALL_HEADLINE,						\
+	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_CONSUMERS | MB_BENCH_HITS_FIGURE |	\
+		 MB_BENCH_SELF_INTERRUPTS | MB_BENCH_WALL_HEADLINE,			\
+	.instrument = &mb_kloop_instrument,						\
 	.text = &rb_text,								\
 	.metrics = rb_metrics,								\
 	.validate = _validate,								\

@@ -9,7 +9,7 @@
 #ifndef MB_RB_COMMON_BPF_H
 #define MB_RB_COMMON_BPF_H
 
-#include "core/mb_loop.bpf.h"
+#include "drivers/kloop.bpf.h"
 #include "rb_shared.h"
 
 /* Set before load. */

@@ -10,7 +10,8 @@
 #include <sys/mman.h>
 #include <bpf/bpf.h>
 
-#include "core/kloop.h"
+#include "drivers/kloop.h"
+#include "drivers/loop_evidence.h"
 #include "core/runner.h"
 #include "rb.h"
 #include "sys/interrupts.h"

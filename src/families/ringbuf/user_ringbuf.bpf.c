@@ -10,7 +10,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 
-#include "core/mb_shared.h"
+#include "drivers/kloop_shared.h"
 #include "rb_shared.h"
 
 /* util/hist.h's layout (user_ringbuf.c checks that the two agree). */

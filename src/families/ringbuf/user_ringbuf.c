@@ -23,7 +23,7 @@
 #include <linux/bpf.h>
 
 #include "maps/map_mmap.h"
-#include "core/kloop_call.h"
+#include "drivers/kloop_call.h"
 #include "core/runner.h"
 #include "rb.h"
 #include "sys/probe.h"

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Harness benches: the empty op loop (bpf-noop, and the reference) and bpf-loop. */
-#include "mb_loop.bpf.h"
+/*
+ * Harness benches: the empty op loop (bpf-noop, the same program as the drivers' reference,
+ * src/drivers/reference.bpf.c) and bpf-loop.
+ */
+#include "drivers/kloop.bpf.h"
 
 /* Iterations of the inner bpf_loop for bpf-loop (set before load). */
 const volatile __u32 mb_nr_loops = 10;

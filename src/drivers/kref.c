@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "env.h"
+#include "core/env.h"
 #include "kloop_call.h"
 #include "kref.h"
-#include "run.h"
+#include "core/run.h"
 #include "util/stats.h"
 
 #define KREF_LOG	64		/* calls a producer keeps for the sampler: 4 intervals */

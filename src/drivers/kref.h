@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The drift reference of the in-kernel benches: every producer runs a fixed amount of the empty
- * in-kernel loop (the harness's mb_noop) several times per sample interval, between its bench
+ * in-kernel loop (reference.bpf.c) several times per sample interval, between its bench
  * calls; each sample keeps the median ns/op of the calls made during it. The summary flags a
- * sample whose median moved away from the run's (summary.c): the machine's speed changed.
+ * sample whose median moved away from the run's (core/summary.c): the machine's speed changed.
  */
 #ifndef MB_KREF_H
 #define MB_KREF_H
@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mb_shared.h"
-#include "bench.h"
+#include "kloop_shared.h"
+#include "core/bench.h"
 
 #define MB_KREF_SHARE		0.004	/* the calls take this share of each producer's time */
 #define MB_KREF_CALLS		16	/* ... in this many calls per interval, */

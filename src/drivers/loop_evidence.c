@@ -12,7 +12,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 
-#include "loop_kind.h"
+#include "loop_evidence.h"
 
 /* x86-64 JIT, private stack prologue: add r9, gs:[disp32] (65 4c 03 0c 25). */
 static const uint8_t priv_frame_x86[] = { 0x65, 0x4c, 0x03, 0x0c, 0x25 };

@@ -11,8 +11,6 @@
 
 #include "loop_kind.h"
 
-const char *const mb_loop_kind_names[] = { "auto", "may_goto", "bpf_loop", NULL };
-
 #define BL_SUFFIX	"_bl"
 
 /* r0 = 0; may_goto +1; r0 = 1; exit: loads only where the kernel knows the instruction. */

@@ -6,7 +6,7 @@
 #include <bpf/libbpf.h>
 
 #include "kloop_call.h"
-#include "mb_shared.h"
+#include "kloop_shared.h"
 
 int mb_kloop_call(int prog_fd, int slot, uint64_t iters, int cpu)
 {

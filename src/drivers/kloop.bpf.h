@@ -10,19 +10,17 @@
  *  - _prog##_bl: the bpf_loop() fallback for kernels without may_goto. The verifier inlines
  *    bpf_loop only when its call site has a single constant callback, so one program per op.
  *
- * User space loads one of the two (src/core/loop_kind.c) and checks the translated program.
+ * User space loads one of the two (loop_kind.c) and checks the translated program
+ * (loop_evidence.c).
  */
-#ifndef MB_LOOP_BPF_H
-#define MB_LOOP_BPF_H
+#ifndef MB_KLOOP_BPF_H
+#define MB_KLOOP_BPF_H
 
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 
-#include "mb_shared.h"
-
-char LICENSE[] SEC("license") = "Dual BSD/GPL";
-
-struct mb_slot mb_slots[MB_MAX_SLOTS];
+#include "kloop_shared.h"
+#include "slots.bpf.h"
 
 /*
  * State a callback sees. The may_goto loop keeps it in .bss (mb_loop_ctxs): the verifier

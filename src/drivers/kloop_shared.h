@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Layout shared by the BPF programs and user space. The includer provides __u64 (vmlinux.h on
- * the BPF side, <linux/types.h> in user space).
+ * The op loop's layout, shared by its BPF programs (kloop.bpf.h) and user space (kloop.h):
+ * the producers' counter slots, the loop's state, a call's arguments and return values. The
+ * includer provides __u64 (vmlinux.h on the BPF side, <linux/types.h> in user space).
  */
-#ifndef MB_SHARED_H
-#define MB_SHARED_H
+#ifndef MB_KLOOP_SHARED_H
+#define MB_KLOOP_SHARED_H
 
 #define MB_MAX_SLOTS 256	/* one slot per producer; equals MB_MAX_PRODUCERS */
 
@@ -28,7 +29,7 @@ struct mb_slot {
 	__u64 call_iters;	/* here, not in registers the BPF stack would have to spill */
 } __attribute__((aligned(128)));
 
-/* The op loop's working state (src/core/mb_loop.bpf.h says where it lives, and why). */
+/* The op loop's working state (kloop.bpf.h says where it lives, and why). */
 struct mb_loop_ctx {
 	__u64 hits;
 	__u64 cursor;

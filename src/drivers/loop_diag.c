@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "bench.h"
+#include "core/bench.h"
 #include "sys/cpuinfo.h"
 #include "util/json.h"
 #include "loop_diag.h"

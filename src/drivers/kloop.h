@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * User side of the in-kernel op loop (src/core/mb_loop.bpf.h): a producer calls the bench's raw_tp
- * program through BPF_PROG_TEST_RUN on its CPU, sizing each call to about --call_us of
- * in-kernel work, reads its counters from the program's mmapped .bss and publishes them.
- * It also runs the reference (an empty loop) between calls, to detect noise.
+ * User side of the in-kernel op loop (kloop.bpf.h): a producer calls the bench's raw_tp program
+ * through BPF_PROG_TEST_RUN on its CPU, sizing each call to about --call_us of in-kernel work,
+ * reads its counters from the program's mmapped .bss and publishes them. Between calls it runs
+ * the reference (an empty loop, reference.h) to detect noise.
+ *
+ * A bench that runs the loop sets .instrument = &mb_kloop_instrument: the runner then probes
+ * for the loop, picks its kind (run->loop.kind, which set-up passes to mb_loop_prepare()),
+ * measures the empty loop after set-up, takes each sample's reference figures and warns about
+ * what the loaded program shows.
  */
 #ifndef MB_KLOOP_H
 #define MB_KLOOP_H
@@ -12,9 +17,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "mb_shared.h"
-#include "bench.h"
+#include "kloop_shared.h"
+#include "core/bench.h"
 #include "kloop_call.h"
+#include "loop_kind.h"
+
+extern const struct mb_instrument mb_kloop_instrument;
 
 struct mb_kloop_cfg {
 	int prog_fd;
@@ -53,11 +61,5 @@ uint64_t mb_kloop_next_iters(uint64_t iters, uint64_t call_ns, uint64_t target_n
  */
 int mb_kloop_reference(struct mb_run *run, struct mb_producer *p, struct mb_counters *c,
 		       uint64_t *next_ref);
-/* Sampler side: @s->ref_median / ref_calls of the reference calls made during @s (NULL: none). */
-void mb_kloop_sample_reference(struct mb_run *run, struct mb_sample *s);
-
-/* Load the reference program and measure the empty loop's cost (run->loop_overhead_ns). */
-void mb_kloop_calibrate(struct mb_run *run);
-void mb_kloop_release(struct mb_run *run);
 
 #endif

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * The trigger runner: its attach points and their names, the refusals the tests ask for, the
+ * syscall argument both sides agree on, the programs and filter a prepare sets, and (with BPF)
+ * runs fired and counted at the attach point that loaded.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <cmocka.h>
+#include <bpf/libbpf.h>
+
+#include "core/bench.h"
+#include "drivers/trigger.h"
+#include "sys/probe.h"
+#include "util/log.h"
+#include "trigger_test.skel.h"
+
+static void test_attach_names(void **state)
+{
+	(void)state;
+	assert_string_equal(mb_trigger_attach_name(MB_TRIGGER_TP_BTF), "tp_btf/sys_enter");
+	assert_string_equal(mb_trigger_attach_name(MB_TRIGGER_RAW_TP), "raw_tp/sys_enter");
+	assert_string_equal(mb_trigger_attach_name(MB_TRIGGER_TP), "tp/syscalls/sys_enter_getpgid");
+	assert_string_equal(mb_trigger_attach_key(MB_TRIGGER_RAW_TP), "raw_tp");
+	assert_string_equal(mb_trigger_attach_suffix(MB_TRIGGER_TP), "_tp");
+	assert_null(mb_trigger_attach_name(MB_TRIGGER_NR));
+	assert_null(mb_trigger_attach_key((enum mb_trigger_attach)-1));
+	assert_null(mb_trigger_attach_suffix(MB_TRIGGER_NR));
+}
+
+static void test_refused(void **state)
+{
+	(void)state;
+	assert_false(mb_trigger_refused(NULL, MB_TRIGGER_TP_BTF));
+	assert_false(mb_trigger_refused("", MB_TRIGGER_TP_BTF));
+	/* A key is a whole item: "tp" is not "tp_btf", nor the other way round. */
+	assert_false(mb_trigger_refused("tp", MB_TRIGGER_TP_BTF));
+	assert_true(mb_trigger_refused("tp", MB_TRIGGER_TP));
+	assert_false(mb_trigger_refused("tp_btf", MB_TRIGGER_TP));
+	assert_true(mb_trigger_refused("tp_btf,raw_tp", MB_TRIGGER_TP_BTF));
+	assert_true(mb_trigger_refused("tp_btf,raw_tp", MB_TRIGGER_RAW_TP));
+	assert_false(mb_trigger_refused("tp_btf,raw_tp", MB_TRIGGER_TP));
+	assert_true(mb_trigger_refused(",raw_tp,,tp,", MB_TRIGGER_TP));
+	assert_false(mb_trigger_refused("raw_tp", MB_TRIGGER_NR));
+}
+
+static void test_arg(void **state)
+{
+	const __u32 ops[] = { 1, 2, 255 }, slots[] = { 0, 1, MB_MAX_SLOTS - 1 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		for (size_t k = 0; k < sizeof(slots) / sizeof(slots[0]); k++) {
+			__u64 arg = mb_trigger_arg(ops[i], slots[k]);
+
+			assert_int_equal(mb_trigger_arg_slot(arg, ops[i]), (int)slots[k]);
+			/* Another op's programs ignore it. */
+			assert_int_equal(mb_trigger_arg_slot(arg, ops[i] ^ 4), -1);
+		}
+	}
+	/* A getpgid() of another caller: pid 0, a real pid, a pid with another top byte. */
+	assert_int_equal(mb_trigger_arg_slot(0, 1), -1);
+	assert_int_equal(mb_trigger_arg_slot((__u64)getpid(), 1), -1);
+	assert_int_equal(mb_trigger_arg_slot(mb_trigger_arg(1, 3) ^ 0x01000000u, 1), -1);
+	/* Slots past the programs' array. */
+	assert_int_equal(mb_trigger_arg_slot(mb_trigger_arg(1, MB_MAX_SLOTS), 1), -1);
+	assert_int_equal(mb_trigger_arg_slot(mb_trigger_arg(1, 0xffff), 1), -1);
+}
+
+static void test_prepare(void **state)
+{
+	const char *const ops[] = { "mb_tt_b", NULL }, *const bad[] = { "mb_tt_c", NULL };
+	struct trigger_test_bpf *skel = trigger_test_bpf__open();
+	struct bpf_program *prog;
+
+	(void)state;
+	assert_non_null(skel);
+	assert_int_equal(mb_trigger_prepare(skel->obj, MB_TRIGGER_RAW_TP, ops), 0);
+	bpf_object__for_each_program(prog, skel->obj)
+		assert_int_equal(bpf_program__autoload(prog),
+				 !strcmp(bpf_program__name(prog), "mb_tt_b_raw"));
+	assert_int_equal(skel->rodata->mb_trigger_tgid, (__u32)getpid());
+	assert_int_equal(skel->rodata->mb_trigger_sysnr, SYS_getpgid);
+	assert_int_equal(mb_trigger_prepare(skel->obj, MB_TRIGGER_TP, bad), -ENOENT);
+	trigger_test_bpf__destroy(skel);
+}
+
+struct loader {
+	struct trigger_test_bpf *skel;
+	int calls;
+};
+
+static int load_test(struct mb_run *run, struct mb_trigger *t, void *ctx)
+{
+	const char *const ops[] = { "mb_tt_a", "mb_tt_b", NULL };
+	struct loader *l = ctx;
+	int err;
+
+	(void)run;
+	l->calls++;
+	l->skel = trigger_test_bpf__open();
+	if (!l->skel)
+		return -errno;
+	err = mb_trigger_prepare(l->skel->obj, t->attach, ops);
+	if (!err)
+		err = trigger_test_bpf__load(l->skel);
+	if (!err)
+		err = trigger_test_bpf__attach(l->skel);
+	if (err) {
+		trigger_test_bpf__destroy(l->skel);
+		l->skel = NULL;
+		return err;
+	}
+	t->slots = l->skel->bss->mb_slots;
+	return 0;
+}
+
+static const struct mb_bench tt_bench = { .name = "trigger-test" };
+
+/* Every attach point refused: no loader call, and an error that says so. */
+static void test_all_refused(void **state)
+{
+	struct mb_run run = { .bench = &tt_bench };
+	struct loader l = { 0 };
+	struct mb_trigger t;
+
+	(void)state;
+	setenv(MB_TRIGGER_REFUSE_ENV, "tp_btf,raw_tp,tp", 1);
+	assert_int_equal(mb_trigger_load(&run, &t, load_test, &l), -EOPNOTSUPP);
+	unsetenv(MB_TRIGGER_REFUSE_ENV);
+	assert_int_equal(l.calls, 0);
+	assert_string_equal(run.runner, "trigger");
+}
+
+/* With tp_btf refused, raw_tp loads; fired runs count in the firing producer's slot only. */
+static void test_fire(void **state)
+{
+	struct mb_run run = { .bench = &tt_bench };
+	struct mb_producer p = { .idx = 3, .cpu = -1 }, q = { .idx = 4, .cpu = -1 };
+	struct loader l = { 0 };
+	struct mb_counters c;
+	struct mb_trigger t;
+	char why[512];
+
+	(void)state;
+	if (mb_probe_bpf(why, sizeof(why)))
+		skip();
+	setenv(MB_TRIGGER_REFUSE_ENV, "tp_btf", 1);
+	assert_int_equal(mb_trigger_load(&run, &t, load_test, &l), 0);
+	unsetenv(MB_TRIGGER_REFUSE_ENV);
+	assert_int_equal(t.attach, MB_TRIGGER_RAW_TP);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(mb_trigger_fire(&run, &p, &t, mb_trigger_arg(2, 3)), 0);
+	/* Not a trigger of ours: no run counted. */
+	syscall(SYS_getpgid, 0);
+	mb_trigger_counters(&t.slots[3], 7, 0, &c);
+	assert_int_equal(c.ops, 5);
+	assert_int_equal(c.hits, 5);
+	assert_int_equal(c.calls, 5);
+	assert_int_equal(c.errors, 0);
+	assert_int_equal(c.excluded_ns, 7);
+	assert_true(c.kernel_ns > 0);
+	assert_int_equal(t.slots[0].calls, 0);
+	/* An op no program runs: the first fire says so. */
+	assert_int_equal(mb_trigger_fire(&run, &q, &t, mb_trigger_arg(9, 4)), -ENOENT);
+	trigger_test_bpf__destroy(l.skel);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_attach_names),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_arg),
+		cmocka_unit_test(test_prepare),
+		cmocka_unit_test(test_all_refused),
+		cmocka_unit_test(test_fire),
+	};
+
+	mb_log_init(true, false, stdout);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
