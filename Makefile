@@ -180,8 +180,11 @@ E2E_TREE	:= test_layers.sh test_docs.sh test_build.sh test_family_demo.sh test_s
 # test_formats runs every bench twice more to compare their formats, which the sanitizers do not
 # change; the other files run each bench and each format under them (make test stays < 15 min).
 E2E_SAN_SKIP	:= $(E2E_TREE) test_formats.sh
+# The e2e files: tests/e2e/test_*.sh, and each family's own in its folder (tests/run-e2e.sh
+# finds a file by its name in either place).
 ifeq ($(SAN),1)
-E2E_FILES	:= $(filter-out $(E2E_SAN_SKIP),$(notdir $(wildcard tests/e2e/test_*.sh)))
+E2E_FILES	:= $(sort $(filter-out $(E2E_SAN_SKIP),$(notdir $(wildcard tests/e2e/test_*.sh \
+			src/families/*/test_*.sh))))
 endif
 
 e2e: $(BIN)

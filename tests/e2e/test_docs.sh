@@ -4,9 +4,10 @@
 # (docs/usage.md: the global options; docs/sweeps.md, docs/compare.md: the subcommands') lists
 # exactly the options that help prints, and every bench option is named in its family's
 # section of docs/benchmarks.md (tests/e2e/doc_options.py); every numeric option range the
-# docs give is the one mapbench -h BENCH (or --help) prints (tests/e2e/doc_ranges.py); the
-# index of docs/benchmarks.md is the one mapbench --list --format md prints; the example
-# commands of the README and the docs name only benches and options that exist.
+# docs give is the one mapbench -h BENCH (or --help) prints (tests/e2e/doc_ranges.py);
+# docs/benchmarks.md is what scripts/catalogue.sh makes of the families' parts and of
+# mapbench --list --format md; the example commands of the README and the docs name only
+# benches and options that exist.
 . "$(dirname "$0")/lib.sh"
 
 DOCS=("$ROOT"/docs/*.md "$ROOT/README.md")
@@ -53,14 +54,15 @@ checked=$(sed -n 's/^checked \([0-9]*\) mentions$/\1/p' "$OUT")
 check "the range check found the documented ranges (${checked:-0} compared, >= 40 expected)" \
 	[ "${checked:-0}" -ge 40 ]
 
-# The index of docs/benchmarks.md is what mapbench --list --format md makes of the families'
-# descriptors; each bench also has its row in its family's section ("## FAMILY").
-sed -n '/^<!-- begin: mapbench --list --format md -->$/,/^<!-- end: /p' \
-	"$ROOT/docs/benchmarks.md" | sed '1d;$d' >"$TMP/index.md"
-run --list --format md
-check "docs/benchmarks.md's index is current (mapbench --list --format md)" \
-	bash -c "[ $rc -eq 0 ] && [ -s '$OUT' ] && cmp -s '$OUT' '$TMP/index.md'"
-cmp -s "$OUT" "$TMP/index.md" || diff "$TMP/index.md" "$OUT" | sed 's/^/    /' | head -n 10
+# docs/benchmarks.md is what scripts/catalogue.sh writes: the index mapbench --list --format md
+# makes of the families' descriptors, then each family's part (src/families/<name>/family.md);
+# each bench also has its row in its family's section ("## FAMILY"). A change is made in a
+# family's part, then: scripts/catalogue.sh build/mapbench > docs/benchmarks.md.
+"$ROOT/scripts/catalogue.sh" "$MB" >"$TMP/catalogue.md" 2>"$ERR"
+rc=$?
+check "docs/benchmarks.md is what scripts/catalogue.sh writes from src/families/*/family.md" \
+	bash -c "[ $rc -eq 0 ] && cmp -s '$TMP/catalogue.md' '$ROOT/docs/benchmarks.md'"
+[ "$rc" -ne 0 ] || diff "$ROOT/docs/benchmarks.md" "$TMP/catalogue.md" | sed 's/^/    /' | head -n 10
 run --list
 while read -r family bench; do
 	check "docs/benchmarks.md has a row for $bench in '## $family'" awk -v f="$family" -v b="$bench" \

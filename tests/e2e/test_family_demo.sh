@@ -1,9 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Adding a family is one folder and one line: a copy of the tracked tree gets the demo family of
-# tests/fixtures/demo_family/ as src/families/demo/ and MB_FAMILY(demo) in families.def, builds,
-# and its mapbench lists and runs demo-noop. The copy starts from build/'s objects where make
-# built them, so only what the new family touches compiles (a tree never built compiles all).
+# tests/fixtures/demo_family/ as src/families/demo/ (its C, its BPF, its part of the catalogue
+# and its own e2e test) and MB_FAMILY(demo) in families.def. The copy builds, its generated
+# files are regenerated as the family's author would (the catalogue, the fuzz dictionary), and
+# the copy passes the tree's own checks (docs, command line, layers) and the demo's test; git
+# sees the folder, the line and the generated files, nothing else. The copy starts from
+# build/'s objects where make built them, so only what the new family touches compiles (a tree
+# never built compiles all).
 . "$(dirname "$0")/lib.sh"
 
 for tool in make clang git; do
@@ -31,20 +35,10 @@ fi
 git -C "$COPY" init -q && git -C "$COPY" add -A
 
 # The new family: its folder, and one line in the list.
+FIXTURE=$ROOT/tests/fixtures/demo_family
 mkdir "$COPY/src/families/demo"
-cp "$ROOT"/tests/fixtures/demo_family/* "$COPY/src/families/demo/"
+cp -a "$FIXTURE"/* "$COPY/src/families/demo/"
 echo 'MB_FAMILY(demo)' >>"$COPY/src/families/families.def"
-git -C "$COPY" add -N src/families/demo
-git -C "$COPY" diff --numstat >"$OUT"
-nr_files=$(ls "$ROOT/tests/fixtures/demo_family" | wc -l)
-if grep -qx '1	0	src/families/families.def' "$OUT" &&
-   [ "$(grep -vc '	src/families/demo/' "$OUT")" -eq 1 ] &&
-   [ "$(grep -c '	src/families/demo/' "$OUT")" -eq "$nr_files" ]; then
-	pass "the change is the new folder ($nr_files files) and one line of families.def"
-else
-	fail "the change is not the new folder and one line of families.def:"
-	sed 's/^/    /' "$OUT"
-fi
 
 # As in test_build: the outer make's variables (SAN=1 under make SAN=1 e2e) stay out.
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES SAN FUZZ OUTPUT STATIC
@@ -68,17 +62,53 @@ check "--list shows demo-noop under its family, after the others" bash -c \
 check "--list keeps every bench of the tree before it" bash -c \
 	"'$MB' --list | cmp -s - <(head -n -2 '$OUT')"
 
-"$DEMO" demo-noop -w0 -d1 >"$OUT" 2>"$ERR"
+# The generated files, made as the family's author makes them (docs/adding-a-family.md).
+(cd "$COPY" && scripts/catalogue.sh build/mapbench >docs/benchmarks.md &&
+	scripts/fuzz-dict.sh cli build/mapbench >tests/fuzz/cli.dict) 2>"$ERR"
+check "scripts/catalogue.sh and scripts/fuzz-dict.sh regenerate the copy's files" [ $? -eq 0 ]
+nr_part=$(wc -l <"$FIXTURE/family.md")
+check "the catalogue ends with the demo's part, after the others'" bash -c \
+	"tail -n $((nr_part + 2)) '$COPY/docs/benchmarks.md' | head -n 2 |
+	 cmp -s - <(printf '\n<!-- src/families/demo/family.md -->\n') &&
+	 tail -n $nr_part '$COPY/docs/benchmarks.md' | cmp -s - '$FIXTURE/family.md'"
+check "the catalogue's index has the demo family and demo-noop" bash -c \
+	"grep -qF '| [demo](#demo) | a demo: the smallest family | \`demo-noop\` |' \
+	 '$COPY/docs/benchmarks.md' &&
+	 grep -qF '| \`demo-noop\` | demo | a user-space count' '$COPY/docs/benchmarks.md'"
+# A family without its part stops the script, naming the file, before it writes a line.
+mv "$COPY/src/families/demo/family.md" "$TMP/family.md"
+(cd "$COPY" && scripts/catalogue.sh build/mapbench) >"$OUT" 2>"$ERR"
 rc=$?
-check "demo-noop -w0 -d1: exit 0 and a Summary line" bash -c \
-	"[ $rc -eq 0 ] && grep -q '^Summary: hits' '$OUT'"
-"$DEMO" demo-noop -w0 -d1 --interval_ms 100 --format json -o "$TMP/demo.json" >"$OUT" 2>"$ERR"
-rc=$?
-check "demo-noop --format json: exit 0" [ "$rc" -eq 0 ]
-schema_check "$TMP/demo.json"
-jq_check "the document holds demo-noop's result, measured in user space" "$TMP/demo.json" \
-	'.results | length == 1 and .[0].bench == "demo-noop" and .[0].status == "ok" and
-	 .[0].runner == "user" and .[0].summary.totals.ops > 0 and
-	 .[0].summary.totals.hits == .[0].summary.totals.ops'
+mv "$TMP/family.md" "$COPY/src/families/demo/family.md"
+check "scripts/catalogue.sh refuses a family without its family.md, writing nothing" bash -c \
+	"[ $rc -eq 1 ] && [ ! -s '$OUT' ] &&
+	 grep -qx 'catalogue: src/families/demo/family.md: no such file .*' '$ERR'"
+: >"$ERR"
+
+# The copy passes the tree's checks that a family concerns, then the demo's own test, found
+# by its name in its folder as make test finds it.
+for t in test_docs.sh test_cli.sh test_layers.sh test_demo.sh; do
+	MAPBENCH=$DEMO "$COPY/tests/run-e2e.sh" "$t" >"$TMP/e2e.log" 2>&1
+	rc=$?
+	check "the copy passes $t ($(grep -o '[0-9]* checks' "$TMP/e2e.log" | head -n 1))" \
+		[ "$rc" -eq 0 ]
+	[ "$rc" -eq 0 ] || grep -v '^  ok ' "$TMP/e2e.log" | sed 's/^/    /' | head -n 20
+done
+
+# What git sees, after all that: the folder, the line, and the two generated files, which only
+# gain lines; no other file changed, and none new (build/ aside, which git ignores).
+git -C "$COPY" add -N src/families/demo
+git -C "$COPY" diff --numstat >"$OUT"
+nr_files=$(ls "$FIXTURE" | wc -l)
+before=$failures
+check "git sees the new folder ($nr_files files), one line and the generated files" \
+	bash -c "grep -qx '1	0	src/families/families.def' '$OUT' &&
+	 grep -qE '^[1-9][0-9]*	0	docs/benchmarks.md$' '$OUT' &&
+	 grep -qE '^[1-9][0-9]*	0	tests/fuzz/cli.dict$' '$OUT' &&
+	 [ \"\$(grep -c '	src/families/demo/' '$OUT')\" -eq $nr_files ] &&
+	 [ \"\$(grep -vc '	src/families/demo/' '$OUT')\" -eq 3 ]"
+[ "$failures" -eq "$before" ] || sed 's/^/    /' "$OUT"
+git -C "$COPY" status --porcelain --untracked-files=all >"$OUT"
+check "no file is new outside the family's folder" bash -c "! grep '^??' '$OUT'"
 
 finish

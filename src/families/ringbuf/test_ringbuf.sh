@@ -4,7 +4,7 @@
 # and CSV; a known number of records through each, accounted for to the record: by counts (the
 # default, --rb-check counts, as the kernel's consumer counts) and record by record (--rb-check
 # records); the options of the kernel's script; every bad input; nothing left behind.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../../tests/e2e/lib.sh"
 
 R='.results[0]'
 BENCHES=(rb-libbpf rb-custom pb-libbpf pb-custom)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The harness benches: output shape, kernel scrapers, sane values, per-producer accounting.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../../tests/e2e/lib.sh"
 
 expect_rc 0 "count-local" -w1 -d3 --interval_ms 200 count-local
 check "count-local prints exactly W+D Iter lines" [ "$(grep -c '^Iter ' "$OUT")" -eq 4 ]

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The LPM trie benches: every op runs and counts, lookups never miss, memory is reported, the
 # free says how it was timed, relations that hold everywhere, every bad-input path.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../../tests/e2e/lib.sh"
 
 # Only this family's objects and cgroups of exited processes: other runs on the machine race.
 LPM_OBJECTS='^mb_(lpm|lf_|free|fentry_probe)'

@@ -3,7 +3,7 @@
 # Hash family: every map type x op on the kernel and syscall paths, the batch path, the
 # per-producer key streams, errors counted as errors, LRU capacity, the kernel benches,
 # map-perf, relations that hold on any machine, and every bad-input path.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../../tests/e2e/lib.sh"
 
 # Two samples of 50 ms: a producer starved for one sample on a busy machine still counts.
 SHORT=(-w0 -d2 --interval_ms 50)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The LRU quality benches: test_lru_dist's wording, counts that add up, known answers, both
 # access paths, bad input, teardown.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../../tests/e2e/lib.sh"
 
 ncpu=$(nproc)
 

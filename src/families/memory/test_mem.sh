@@ -4,7 +4,7 @@
 # the streaming ones charged at creation only),
 # memory accounting with and without a memory cgroup, every bad-input path, and no cgroup left
 # behind: after success, errors, SIGINT and SIGTERM.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../../tests/e2e/lib.sh"
 
 # Folders mapbench makes its cgroups in: our v1 memory cgroup (or the v1 root), a v2 root.
 cg_dirs() {

@@ -3,7 +3,7 @@
 # user-ringbuf: a known number of records from user-space producers, drained in BPF, every one
 # accounted for (received or dropped, none lost or seen twice), with one and two producers; the
 # kernel-style Summary line; every bad input.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../../tests/e2e/lib.sh"
 
 R='.results[0]'
 N=200000

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Bloom filter family: every bench briefly, the kernel's scrapers, exact answers, the
 # false-positive rate against hash count and theory, the speed-up, and every bad input.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../../tests/e2e/lib.sh"
 
 R='.results[0]'
 
