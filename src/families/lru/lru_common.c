@@ -24,6 +24,9 @@
 #include "lru_text.h"
 #include "sys/probe.h"
 #include "maps/maps.h"
+#include "drivers/map_create.h"
+#include "drivers/map_report.h"
+#include "drivers/map_walk.h"
 #include "core/runner.h"
 
 const char *const lru_map_type_names[] = { "lru_hash", "lru_percpu_hash", NULL };
@@ -72,20 +75,15 @@ uint32_t lru_map_entries(uint32_t flags, uint32_t per_task, uint32_t nr_tasks)
 
 static int create_plain(struct mb_run *run, struct lru_map *m)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = m->v.flags);
-	char what[96], why[256];
+	struct mb_map_desc d = { .type = mb_map_type_by_type(m->v.type), .name = "mb_lru",
+				 .key_size = sizeof(uint64_t), .value_size = sizeof(uint64_t),
+				 .max_entries = m->max_entries, .flags = m->v.flags };
+	char what[96];
 
-	m->fd = bpf_map_create(m->v.type, "mb_lru", sizeof(uint64_t), sizeof(uint64_t),
-			       m->max_entries, &opts);
-	if (m->fd < 0) {
-		int err = -errno;
-
-		snprintf(what, sizeof(what), "cannot create the %s map (%u entries, %s)",
-			 lru_type_name(m->v.type), m->max_entries, lru_flags_label(m->v.flags));
-		mb_explain_map_create(err, what, why, sizeof(why));
-		return mb_run_fail(run, err, "%s", why);
-	}
-	return 0;
+	snprintf(what, sizeof(what), "cannot create the %s map (%u entries, %s)",
+		 lru_type_name(m->v.type), m->max_entries, lru_flags_label(m->v.flags));
+	m->fd = mb_run_map_create(run, &d, what);
+	return m->fd < 0 ? m->fd : 0;
 }
 
 static int create_with_prog(struct mb_run *run, struct lru_map *m, size_t nr_ops)
@@ -147,7 +145,8 @@ int lru_map_create(struct mb_run *run, struct lru_map *m, const struct lru_varia
 	m->access = access;
 	if (possible < 1)
 		return mb_run_fail(run, possible, "cannot read the number of possible CPUs");
-	m->nr_values = v->type == BPF_MAP_TYPE_LRU_PERCPU_HASH ? (size_t)possible : 1;
+	m->nr_values = mb_map_value_bytes(mb_map_type_by_type(v->type), sizeof(uint64_t)) /
+		       sizeof(uint64_t);
 	return access == LRU_ACCESS_BPF ? create_with_prog(run, m, nr_ops) : create_plain(run, m);
 }
 
@@ -175,27 +174,37 @@ int lru_map_has(const struct lru_map *m, uint64_t key)
 	return ret;
 }
 
+struct count_ctx {
+	uint64_t stride;
+	int nr_tasks;
+	uint64_t *per_task;
+};
+
+/* A key of the walk: its task's count. */
+static int count_key(const void *key, const void *value, void *ctx)
+{
+	const struct count_ctx *c = ctx;
+	uint64_t k, t;
+
+	(void)value;
+	memcpy(&k, key, sizeof(k));
+	t = c->stride ? k / c->stride : 0;
+	if (c->per_task && t < (uint64_t)c->nr_tasks)
+		c->per_task[t]++;
+	return 0;
+}
+
 int lru_map_count(const struct lru_map *m, uint64_t stride, int nr_tasks, uint64_t *total,
 		  uint64_t *per_task)
 {
-	/*
-	 * An absent key (every replayed key is below 2^62) makes the kernel start at the first
-	 * key, as a NULL key would, without a NULL that valgrind's bpf() model rejects.
-	 */
-	uint64_t key = UINT64_MAX, next;
+	struct count_ctx c = { .stride = stride, .nr_tasks = nr_tasks, .per_task = per_task };
+	struct mb_walk w = { .fd = m->fd, .type = (int)m->v.type, .key_size = sizeof(uint64_t),
+			     .value_bytes = m->nr_values * sizeof(uint64_t), .fn = count_key,
+			     .ctx = &c };
 
-	*total = 0;
 	if (per_task)
 		memset(per_task, 0, (size_t)nr_tasks * sizeof(*per_task));
-	while (!bpf_map_get_next_key(m->fd, &key, &next)) {
-		uint64_t t = stride ? next / stride : 0;
-
-		(*total)++;
-		if (per_task && t < (uint64_t)nr_tasks)
-			per_task[t]++;
-		key = next;
-	}
-	return errno == ENOENT ? 0 : -errno;
+	return mb_map_walk_keys(&w, total);
 }
 
 /* ---- tasks ---- */
