@@ -86,50 +86,40 @@ static int create_plain(struct mb_run *run, struct lru_map *m)
 	return m->fd < 0 ? m->fd : 0;
 }
 
+/* The map (create_plain), handed to the replay program with its operations array. */
 static int create_with_prog(struct mb_run *run, struct lru_map *m, size_t nr_ops)
 {
 	struct lru_bpf *skel;
+	char why[1024];
 	size_t len;
 	void *mem;
 	int err;
 
 	if (nr_ops > UINT32_MAX)
 		return mb_run_fail(run, -E2BIG, "%zu operations do not fit in one array map", nr_ops);
-	skel = lru_bpf__open();
+	err = create_plain(run, m);
+	if (err)
+		return err;
+	m->skel = skel = lru_bpf__open();
 	if (!skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
 	mb_loop_prepare(skel->skeleton, run->loop.kind);
-	bpf_map__set_type(skel->maps.mb_lru_map, m->v.type);
-	bpf_map__set_map_flags(skel->maps.mb_lru_map, m->v.flags);
-	bpf_map__set_max_entries(skel->maps.mb_lru_map, m->max_entries);
 	bpf_map__set_max_entries(skel->maps.mb_lru_ops, nr_ops ? (uint32_t)nr_ops : 1);
-	err = lru_bpf__load(skel);
+	err = bpf_map__reuse_fd(skel->maps.mb_lru_map, m->fd);
+	if (!err)
+		err = lru_bpf__load(skel);
 	if (err) {
-		char what[96], why[256];
-
-		lru_bpf__destroy(skel);
-		if (err == -EPERM || err == -E2BIG || err == -ENOMEM) {
-			snprintf(what, sizeof(what), "cannot create the %s map (%u entries, %s)",
-				 lru_type_name(m->v.type), m->max_entries,
-				 lru_flags_label(m->v.flags));
-			mb_explain_map_create(err, what, why, sizeof(why));
-			return mb_run_fail(run, err, "%s", why);
-		}
-		return mb_run_fail(run, err, "cannot load the replay program: %s (-v shows the verifier log)",
-				   strerror(-err));
+		mb_explain_load_error(err, "cannot load the replay program", why, sizeof(why));
+		return mb_run_fail(run, err, "%s", why);
 	}
 	len = (nr_ops ? nr_ops : 1) * sizeof(uint64_t);
 	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
 		   bpf_map__fd(skel->maps.mb_lru_ops), 0);
-	if (mem == MAP_FAILED) {
-		err = -errno;
-		lru_bpf__destroy(skel);
-		return mb_run_fail(run, err, "cannot mmap the operations array: %s", strerror(-err));
-	}
-	m->skel = skel;
+	if (mem == MAP_FAILED)
+		return mb_run_fail(run, -errno, "cannot mmap the operations array: %s",
+				   strerror(errno));
 	m->ops = mem;
 	m->ops_len = nr_ops;
-	m->fd = bpf_map__fd(skel->maps.mb_lru_map);
 	return 0;
 }
 
@@ -137,6 +127,7 @@ int lru_map_create(struct mb_run *run, struct lru_map *m, const struct lru_varia
 		   uint32_t max_entries, enum lru_access access, size_t nr_ops)
 {
 	int possible = libbpf_num_possible_cpus();
+	int err;
 
 	memset(m, 0, sizeof(*m));
 	m->fd = -1;
@@ -147,7 +138,11 @@ int lru_map_create(struct mb_run *run, struct lru_map *m, const struct lru_varia
 		return mb_run_fail(run, possible, "cannot read the number of possible CPUs");
 	m->nr_values = mb_map_value_bytes(mb_map_type_by_type(v->type), sizeof(uint64_t)) /
 		       sizeof(uint64_t);
-	return access == LRU_ACCESS_BPF ? create_with_prog(run, m, nr_ops) : create_plain(run, m);
+	err = access == LRU_ACCESS_BPF ? create_with_prog(run, m, nr_ops) : create_plain(run, m);
+	/* What was made before a failure goes, as if nothing was. */
+	if (err)
+		lru_map_destroy(m);
+	return err;
 }
 
 void lru_map_destroy(struct lru_map *m)
@@ -156,7 +151,7 @@ void lru_map_destroy(struct lru_map *m)
 		munmap(m->ops, (m->ops_len ? m->ops_len : 1) * sizeof(uint64_t));
 	if (m->skel)
 		lru_bpf__destroy(m->skel);
-	else if (m->fd >= 0)
+	if (m->fd >= 0)
 		close(m->fd);
 	memset(m, 0, sizeof(*m));
 	m->fd = -1;

@@ -20,6 +20,7 @@
 #include "core/bench.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "drivers/map_create.h"
 #include "map_mem.h"
 #include "maps/maps.h"
 #include "mem.h"
@@ -770,7 +771,6 @@ static int map_mem_setup(struct mb_run *run)
 	struct mm_state *st = calloc(1, sizeof(*st));
 	struct mb_json *mc;
 	bool inner = false;
-	char why[256];
 
 	if (!st)
 		return -ENOMEM;
@@ -782,12 +782,14 @@ static int map_mem_setup(struct mb_run *run)
 		inner |= (a->types & (1u << i)) && mb_map_types[i].map_in_map;
 	/* Made before any measurement's cgroup exists, so no row is charged for it. */
 	if (inner) {
-		st->inner_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "mb_mem_inner", 4, 4, 1, NULL);
-		if (st->inner_fd < 0) {
-			mb_explain_map_create(-errno, "creating the inner map for map-in-map types",
-					      why, sizeof(why));
-			return mb_run_fail(run, -errno, "%s", why);
-		}
+		struct mb_map_desc d = { .type = mb_map_type_by_type(BPF_MAP_TYPE_ARRAY),
+					 .name = "mb_mem_inner", .key_size = 4, .value_size = 4,
+					 .max_entries = 1 };
+
+		st->inner_fd = mb_run_map_create(run, &d,
+						 "creating the inner map for map-in-map types");
+		if (st->inner_fd < 0)
+			return st->inner_fd;
 	}
 	st->memcg_ok = !mb_memcg_detect_self(&st->site, st->memcg_why, sizeof(st->memcg_why));
 	/* A trial cgroup: whether one can be made and joined is checked once, up front. */
