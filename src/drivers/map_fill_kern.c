@@ -106,11 +106,11 @@ static int load(struct mb_filler *k, const struct mb_fill *f, unsigned int ops)
 	bpf_map__set_autocreate(skel->maps.mb_fill_outer, mine == skel->maps.mb_fill_outer);
 	bpf_map__set_autocreate(skel->maps.mb_fill_bloom, mine == skel->maps.mb_fill_bloom);
 	if (k->push || k->src == SRC_GIVEN || k->order == MB_ORDER_BUCKET) {
-		entries = f->count;
+		entries = f->count ? f->count : 1;
 		elem = k->push ? e->value_size : k->src == SRC_GIVEN ? e->key_size : 4;
+		k->count = f->count;
 	}
 	k->first = f->first;
-	k->count = entries;
 	k->data_stride = ((size_t)elem + 7) & ~(size_t)7;
 	skel->rodata->mb_fill_flags = f->noexist ? BPF_NOEXIST : BPF_ANY;
 	err = bpf_map__set_value_size(skel->maps.mb_fill_data, elem);
@@ -133,7 +133,8 @@ static int prepare(struct mb_filler *k, const struct mb_fill *f)
 	if (!k->push && k->src != SRC_GIVEN && k->order != MB_ORDER_BUCKET)
 		return 0;
 	k->data = mb_map_mmap(bpf_map__fd(k->skel->maps.mb_fill_data),
-			      k->data_stride * k->count, PROT_READ | PROT_WRITE, &k->data_len);
+			      k->data_stride * bpf_map__max_entries(k->skel->maps.mb_fill_data),
+			      PROT_READ | PROT_WRITE, &k->data_len);
 	if (!k->data)
 		return -errno;
 	for (uint32_t i = 0; (k->push || k->src == SRC_GIVEN) && i < k->count; i++)
