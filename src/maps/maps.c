@@ -8,10 +8,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "core/bench.h"
-#include "util/cpuset.h"
-#include "core/env.h"
-#include "util/json.h"
 #include "maps.h"
 #include "map_opts.h"
 #include "util/numparse.h"
@@ -221,151 +217,6 @@ int mb_map_memlock(int map_fd, uint64_t *bytes)
 	return ret;
 }
 
-/*
- * A key the map does not hold, to start a walk from (a NULL key would do, but valgrind cannot
- * tell that the kernel ignores it): all 0xff, or 0xfe, ... An LPM key of prefix length
- * 0xffffffff is above any trie's, and the kernel walks from the leftmost node.
- */
-static int absent_key(int fd, const struct bpf_map_info *info, uint8_t *key)
-{
-	int ncpus = libbpf_num_possible_cpus();
-	/* Room for a per-CPU value: one 8-byte aligned copy per possible CPU. */
-	size_t vsize = (((size_t)info->value_size + 7) & ~(size_t)7) *
-		       (size_t)(ncpus > 0 ? ncpus : 1);
-	void *val = malloc(vsize ? vsize : 8);
-	int err = -EEXIST;
-
-	if (!val)
-		return -ENOMEM;
-	for (int b = 0xff; b > 0xfb && err == -EEXIST; b--) {
-		memset(key, b, info->key_size);
-		if (info->type == BPF_MAP_TYPE_LPM_TRIE || bpf_map_lookup_elem(fd, key, val))
-			err = 0;
-	}
-	free(val);
-	return err;
-}
-
-/* Walk the keys of a hash-like map: how many there are. 0 or -errno. */
-static int count_keys(int fd, const struct bpf_map_info *info, uint64_t *n)
-{
-	uint8_t *cur = calloc(2, info->key_size ? info->key_size : 1), *next, *t;
-	uint8_t *buf = cur;
-	int err;
-
-	if (!cur)
-		return -ENOMEM;
-	next = cur + info->key_size;
-	*n = 0;
-	err = absent_key(fd, info, cur);
-	while (!err && !bpf_map_get_next_key(fd, cur, next)) {
-		(*n)++;
-		t = cur;
-		cur = next;
-		next = t;
-	}
-	if (!err && errno != ENOENT)
-		err = -errno;
-	free(buf);
-	return err;
-}
-
-#define COUNT_BATCH	4096
-
-/* Bytes of one value as a lookup from user space returns it (per-CPU: one per possible CPU). */
-static size_t user_value_size(const struct bpf_map_info *info)
-{
-	size_t v = info->value_size;
-
-	if (info->type == BPF_MAP_TYPE_PERCPU_HASH || info->type == BPF_MAP_TYPE_LRU_PERCPU_HASH) {
-		int cpus = libbpf_num_possible_cpus();
-
-		v = ((v + 7) & ~(size_t)7) * (size_t)(cpus > 0 ? cpus : 1);
-	}
-	return v ? v : 1;
-}
-
-/*
- * The same count from lookup batches: a few hundred calls for a million keys instead of one
- * per key. -EOPNOTSUPP when the map type has no batch lookup.
- */
-static int count_keys_batch(int fd, const struct bpf_map_info *info, uint64_t *n)
-{
-	size_t ks = info->key_size ? info->key_size : 1, token_size = ks > 8 ? ks : 8;
-	uint8_t *keys = calloc(COUNT_BATCH, ks), *vals = calloc(COUNT_BATCH, user_value_size(info));
-	uint8_t *token = calloc(2, token_size);
-	bool first = true;
-	int err = 0;
-
-	*n = 0;
-	while (keys && vals && token) {
-		__u32 count = COUNT_BATCH;
-
-		err = bpf_map_lookup_batch(fd, first ? NULL : token, token + token_size, keys, vals,
-					   &count, NULL);
-		err = err ? -errno : 0;
-		if (err && err != -ENOENT) {
-			/* No batch lookup for this type (ENOTSUPP is the kernel's 524). */
-			if (first && (err == -EINVAL || err == -EOPNOTSUPP || err == -524))
-				err = -EOPNOTSUPP;
-			break;
-		}
-		*n += count;
-		if (err == -ENOENT) {
-			err = 0;
-			break;
-		}
-		memcpy(token, token + token_size, token_size);
-		first = false;
-	}
-	if (!keys || !vals || !token)
-		err = -ENOMEM;
-	free(keys);
-	free(vals);
-	free(token);
-	return err;
-}
-
-/* Slots of an array of maps that hold an inner map. */
-static int count_slots(int fd, uint32_t max_entries, uint64_t *n)
-{
-	uint32_t id;
-
-	*n = 0;
-	for (uint32_t i = 0; i < max_entries; i++) {
-		if (!bpf_map_lookup_elem(fd, &i, &id))
-			(*n)++;
-		else if (errno != ENOENT)
-			return -errno;
-	}
-	return 0;
-}
-
-int mb_map_count_entries(int fd, const struct bpf_map_info *info, uint64_t *n)
-{
-	switch (info->type) {
-	case BPF_MAP_TYPE_ARRAY:
-	case BPF_MAP_TYPE_PERCPU_ARRAY:
-		/* Every slot holds a value. */
-		*n = info->max_entries;
-		return 0;
-	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
-		return count_slots(fd, info->max_entries, n);
-	case BPF_MAP_TYPE_HASH:
-	case BPF_MAP_TYPE_PERCPU_HASH:
-	case BPF_MAP_TYPE_LRU_HASH:
-	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
-	case BPF_MAP_TYPE_HASH_OF_MAPS:
-	case BPF_MAP_TYPE_LPM_TRIE: {
-		int err = count_keys_batch(fd, info, n);
-
-		return err == -EOPNOTSUPP ? count_keys(fd, info, n) : err;
-	}
-	default:
-		return -EOPNOTSUPP;
-	}
-}
-
 const char *mb_memlock_counts(const struct bpf_map_info *info)
 {
 	switch (info->type) {
@@ -385,39 +236,6 @@ const char *mb_memlock_counts(const struct bpf_map_info *info)
 	default:
 		return NULL;
 	}
-}
-
-void mb_run_report_map_memory(struct mb_run *run, const char *label, int map_fd,
-			      uint64_t inserted)
-{
-	struct mb_json *mem = mb_json_child(mb_json_child(mb_run_extra(run), "memory"), label);
-	struct bpf_map_info info = {};
-	uint32_t len = sizeof(info);
-	uint64_t bytes, n = inserted;
-	bool known = true;
-	int err;
-
-	if (mb_map_memlock(map_fd, &bytes)) {
-		mb_json_set(mem, "memlock_bytes", mb_json_null());
-		return;
-	}
-	mb_json_set_num(mem, "memlock_bytes", (double)bytes);
-	if (bpf_obj_get_info_by_fd(map_fd, &info, &len)) {
-		mb_json_set(mem, "max_entries", mb_json_null());
-		mb_json_set(mem, "memlock_counts", mb_json_null());
-	} else {
-		mb_json_set_num(mem, "max_entries", info.max_entries);
-		mb_json_set_str(mem, "memlock_counts", mb_memlock_counts(&info));
-		/* Read back where the map can say; else what the bench put in. */
-		err = mb_map_count_entries(map_fd, &info, &n);
-		if (err == -EOPNOTSUPP)
-			n = inserted;
-		else if (err)
-			known = false;
-	}
-	mb_json_set(mem, "entries", known ? mb_json_number((double)n) : mb_json_null());
-	mb_json_set(mem, "bytes_per_entry", known && n ? mb_json_number((double)bytes / (double)n) :
-							 mb_json_null());
 }
 
 void mb_explain_map_create(int err, const char *what, char *buf, size_t len)
@@ -447,7 +265,7 @@ size_t mb_map_value_bytes(const struct mb_map_type_info *t, uint32_t value_size)
 {
 	int ncpus;
 
-	if (!t->percpu)
+	if (!t || !t->percpu)
 		return value_size;
 	ncpus = libbpf_num_possible_cpus();
 	return (((size_t)value_size + 7) & ~(size_t)7) * (size_t)(ncpus > 0 ? ncpus : 1);
@@ -535,55 +353,4 @@ int mb_map_probe_create(int type, uint32_t key_size, uint32_t value_size, uint32
 		break;
 	}
 	return err;
-}
-
-int mb_cpu_maps_create(struct mb_run *run, struct mb_cpu_maps *m, int outer_type,
-		       const char *name, const char *what, mb_inner_map_fn make_inner, void *ctx)
-{
-	const struct mb_cpuset *online = &run->env->online;
-	LIBBPF_OPTS(bpf_map_create_opts, opts);
-	int last = -1;
-
-	m->outer_fd = -1;
-	for (int cpu = mb_cpuset_next(online, 0); cpu >= 0; cpu = mb_cpuset_next(online, cpu + 1))
-		last = cpu;
-	m->nr_outer = last + 1;
-	m->inner_fd = malloc(sizeof(int) * (size_t)m->nr_outer);
-	if (!m->inner_fd)
-		return mb_run_fail(run, -ENOMEM, "out of memory");
-	for (int i = 0; i < m->nr_outer; i++)
-		m->inner_fd[i] = -1;
-	for (int cpu = mb_cpuset_next(online, 0); cpu >= 0; cpu = mb_cpuset_next(online, cpu + 1)) {
-		int fd = make_inner(run, cpu, ctx);
-
-		if (fd < 0)
-			return fd;
-		m->inner_fd[cpu] = fd;
-		opts.inner_map_fd = (__u32)fd;
-	}
-	m->outer_fd = bpf_map_create(outer_type, name, 4, 4, (uint32_t)m->nr_outer, &opts);
-	if (m->outer_fd < 0)
-		return mb_run_fail(run, -errno, "cannot create the %s: %s", what, strerror(errno));
-	for (int cpu = 0; cpu < m->nr_outer; cpu++) {
-		uint32_t key = (uint32_t)cpu;
-
-		if (m->inner_fd[cpu] >= 0 &&
-		    bpf_map_update_elem(m->outer_fd, &key, &m->inner_fd[cpu], BPF_ANY))
-			return mb_run_fail(run, -errno, "cannot add CPU %d's inner map to the %s: %s",
-					   cpu, what, strerror(errno));
-	}
-	return 0;
-}
-
-void mb_cpu_maps_close(struct mb_cpu_maps *m)
-{
-	if (!m->inner_fd)
-		return;
-	if (m->outer_fd >= 0)
-		close(m->outer_fd);
-	for (int i = 0; i < m->nr_outer; i++)
-		if (m->inner_fd[i] >= 0)
-			close(m->inner_fd[i]);
-	free(m->inner_fd);
-	memset(m, 0, sizeof(*m));
 }

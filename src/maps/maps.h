@@ -9,8 +9,6 @@
 #include "map_opts.h"
 #include <stdint.h>
 
-struct mb_run;
-
 struct mb_map_type_info {
 	const char *name;	/* as --map_type takes it: "hash", "lru_percpu_hash", ... */
 	int type;		/* enum bpf_map_type */
@@ -58,16 +56,6 @@ void mb_map_flags_given(uint32_t flags, char *buf, size_t len);
 /* The "memlock:" figure of a map fd, from /proc/self/fdinfo. Returns 0 or -errno. */
 int mb_map_memlock(int map_fd, uint64_t *bytes);
 
-/*
- * Add extra.memory.<label> = { memlock_bytes, max_entries, entries, bytes_per_entry,
- * memlock_counts } to a result: memlock is the kernel's estimate (docs/methodology.md),
- * max_entries the capacity the kernel holds (with any head room), entries those present now
- * (read back: arrays hold max_entries, hash-like maps are walked; @inserted where the map
- * cannot say, as the bloom filter), bytes_per_entry memlock / entries (null when empty).
- */
-void mb_run_report_map_memory(struct mb_run *run, const char *label, int map_fd,
-			      uint64_t inserted);
-
 struct bpf_map_info;
 /*
  * What a map's memlock counts (kernels with per-type estimates, 6.4+): "capacity" for maps
@@ -76,12 +64,10 @@ struct bpf_map_info;
  * allocator's rounding or caches), NULL for other types.
  */
 const char *mb_memlock_counts(const struct bpf_map_info *info);
-/* Entries present in a map: 0, -EOPNOTSUPP (the type cannot say) or -errno. */
-int mb_map_count_entries(int fd, const struct bpf_map_info *info, uint64_t *n);
 
 /*
  * Bytes of one value as user space passes it to bpf_map_*_elem: per-CPU maps take one 8-byte
- * aligned copy per possible CPU.
+ * aligned copy per possible CPU (@t NULL: a type mapbench does not know, @value_size).
  */
 size_t mb_map_value_bytes(const struct mb_map_type_info *t, uint32_t value_size);
 
@@ -103,28 +89,5 @@ int mb_map_probe_create(int type, uint32_t key_size, uint32_t value_size, uint32
 
 /* A sentence for a failed map creation: which limit was hit and what to change. */
 void mb_explain_map_create(int err, const char *what, char *buf, size_t len);
-
-/*
- * A map-in-map with one inner map per online CPU: inner_fd[cpu] sits at key cpu of the outer
- * map, which has nr_outer (highest online CPU + 1) slots; -1 for CPUs offline at set-up.
- * A zeroed struct holds nothing.
- */
-struct mb_cpu_maps {
-	int outer_fd;
-	int *inner_fd;
-	int nr_outer;
-};
-
-/* Make CPU @cpu's inner map: its fd, or a negative error already reported on @run. */
-typedef int (*mb_inner_map_fn)(struct mb_run *run, int cpu, void *ctx);
-
-/*
- * Make the inner maps with @make_inner (each run's online CPUs), then the outer map of
- * @outer_type named @name (@what in messages, e.g. "array of maps") holding them. 0, or a
- * negative error reported on @run; what was made stays in @m for mb_cpu_maps_close().
- */
-int mb_cpu_maps_create(struct mb_run *run, struct mb_cpu_maps *m, int outer_type,
-		       const char *name, const char *what, mb_inner_map_fn make_inner, void *ctx);
-void mb_cpu_maps_close(struct mb_cpu_maps *m);
 
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * The hash family's planning: key ranges, streams, map sizes, bucket order, the default fill
- * order, map-perf tests.
+ * The hash family's planning: key ranges, streams, map sizes, the default fill order,
+ * map-perf tests.
  */
 #include <errno.h>
 #include <math.h>
@@ -184,95 +184,6 @@ static void test_wrap_streams(void **state)
 	free(other);
 }
 
-static void test_key_pattern(void **state)
-{
-	uint8_t key[16], want[16];
-	uint32_t w;
-
-	(void)state;
-	memset(key, 0xaa, sizeof(key));
-	hash_key_pattern(key, 11);
-	assert_int_equal(key[0], 0xaa);
-	w = 2654435761u;
-	memcpy(want + 4, &w, 4);
-	w = 2654435761u * 2;
-	memcpy(want + 8, &w, 4);
-	assert_memory_equal(key + 4, want + 4, 7);
-	assert_int_equal(key[11], 0xaa);
-}
-
-static void test_bucket_order(void **state)
-{
-	uint32_t out[5000], seen[5000] = { 0 }, last = 0;
-	uint8_t key[MB_HASH_KEY_MAX] = {};
-
-	(void)state;
-	assert_int_equal(hash_bucket_order(1, 5000, 8, 12345, 8192, out), 0);
-	hash_key_pattern(key, 8);
-	for (int i = 0; i < 5000; i++) {
-		uint32_t group;
-
-		assert_true(out[i] >= 1 && out[i] <= 5000);
-		seen[out[i] - 1]++;
-		memcpy(key, &out[i], 4);
-		group = (hash_jhash(key, 8, 12345) & 8191) >> 6;
-		assert_true(group >= last);
-		last = group;
-	}
-	for (int i = 0; i < 5000; i++)
-		assert_int_equal(seen[i], 1);
-	assert_int_equal(hash_bucket_order(0, 10, 8, 0, 1000, out), -EINVAL);
-}
-
-/*
- * hash_jhash must put keys in the buckets the kernel does. A zero-seed map walks its keys in
- * bucket order (get_next_key goes bucket by bucket): the buckets must come out sorted.
- */
-static void check_kernel_order(uint32_t key_size)
-{
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_ZERO_SEED);
-	const uint32_t n = 2000, nbuckets = 2048;
-	uint8_t key[64] = {}, next[64];
-	uint64_t val = 0;
-	uint32_t last = 0, seen = 0;
-	int fd = bpf_map_create(BPF_MAP_TYPE_HASH, "mb_test_jhash", key_size, 8, n, &opts);
-
-	if (fd < 0) {
-		print_message("no BPF here (%s): jhash not checked against the kernel\n",
-			      strerror(errno));
-		return;
-	}
-	hash_key_pattern(key, key_size);
-	for (uint32_t i = 0; i < n; i++) {
-		memcpy(key, &i, 4);
-		assert_int_equal(bpf_map_update_elem(fd, key, &val, BPF_NOEXIST), 0);
-	}
-	for (void *prev = NULL; !bpf_map_get_next_key(fd, prev, next); prev = key) {
-		uint32_t b = hash_jhash(next, key_size, 0) & (nbuckets - 1);
-
-		if (b < last)
-			fail_msg("key size %u: bucket %u after %u: hash_jhash differs from the kernel's",
-				 key_size, b, last);
-		last = b;
-		memcpy(key, next, key_size);
-		seen++;
-	}
-	assert_int_equal(seen, n);
-	close(fd);
-}
-
-static void test_jhash_kernel(void **state)
-{
-	(void)state;
-	if (geteuid() != 0)
-		skip();
-	check_kernel_order(4);
-	check_kernel_order(8);
-	check_kernel_order(5);
-	check_kernel_order(13);
-	check_kernel_order(64);
-}
-
 static void test_map_perf_tests(void **state)
 {
 	const char *why;
@@ -346,9 +257,6 @@ int main(void)
 		cmocka_unit_test(test_kernel_src),
 		cmocka_unit_test(test_once_streams),
 		cmocka_unit_test(test_wrap_streams),
-		cmocka_unit_test(test_key_pattern),
-		cmocka_unit_test(test_bucket_order),
-		cmocka_unit_test(test_jhash_kernel),
 		cmocka_unit_test(test_default_fill_order),
 		cmocka_unit_test(test_map_perf_tests),
 	};

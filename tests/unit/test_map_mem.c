@@ -123,47 +123,51 @@ static void test_layouts(void **state)
 	(void)state;
 	/* Arrays: 4-byte index keys whatever --key_size says. */
 	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("array"), 16, 8, 0, -1), 0);
-	assert_int_equal(l.key_size, 4);
-	assert_int_equal(l.stride, 8);
-	assert_true(mm_keys_fit(&l, 100000000));
+	assert_int_equal(l.e.key_size, 4);
+	assert_int_equal(l.e.key, MB_KEY_INDEX);
+	assert_int_equal(mb_entries_stride(&l.e), 8);
+	assert_true(mb_entries_fit(&l.e, 100000000));
 	mm_layout_free(&l);
 	/* LPM: prefix length plus data, always BPF_F_NO_PREALLOC. */
 	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("lpm_trie"), 4, 8, 0, -1), 0);
-	assert_int_equal(l.key_size, 8);
+	assert_int_equal(l.e.key_size, 8);
+	assert_int_equal(l.e.key, MB_KEY_LPM);
 	assert_int_equal(l.flags, BPF_F_NO_PREALLOC);
 	mm_layout_free(&l);
 	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("lpm_trie"), 300, 8, 0, -1), 0);
-	assert_int_equal(l.key_size, 4 + MM_LPM_MAX_DATA);
+	assert_int_equal(l.e.key_size, 4 + MM_LPM_MAX_DATA);
 	mm_layout_free(&l);
-	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("lpm_trie"), 1, 8, 0, -1), 0);
-	assert_true(mm_keys_fit(&l, 256));
-	assert_false(mm_keys_fit(&l, 257));
-	mm_layout_free(&l);
+	mm_layout_sizes(&l, mb_map_type_by_name("lpm_trie"), 1, 8, 0, -1);
+	assert_true(mb_entries_fit(&l.e, 256));
+	assert_false(mb_entries_fit(&l.e, 257));
 	/* Per-CPU values: one 8-byte aligned slot per possible CPU in user buffers. */
 	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("percpu_hash"), 4, 12, 0, -1), 0);
-	assert_int_equal(l.value_size, 12);
-	assert_true(l.stride >= 16 && l.stride % 16 == 0);
+	assert_int_equal(l.e.value_size, 12);
+	assert_true(mb_entries_stride(&l.e) >= 16 && mb_entries_stride(&l.e) % 16 == 0);
 	mm_layout_free(&l);
 	/* Map-in-map: 4-byte fd values; flags the type does not take are dropped. */
 	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("hash_of_maps"), 4, 64,
 					BPF_F_NO_PREALLOC | BPF_F_ZERO_SEED, 7), 0);
-	assert_int_equal(l.value_size, 4);
+	assert_int_equal(l.e.value_size, 4);
+	assert_int_equal(l.e.value, MB_VALUE_FD);
+	assert_int_equal(l.e.value_fd, 7);
 	assert_int_equal(l.flags, BPF_F_NO_PREALLOC);
 	assert_int_equal(l.inner_fd, 7);
 	mm_layout_free(&l);
-	/* Bloom filter: no key. */
+	/* Bloom filter: no key, distinct values. */
 	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("bloom_filter"), 4, 8, 0, -1), 0);
-	assert_int_equal(l.key_size, 0);
-	assert_true(mm_keys_fit(&l, 1ULL << 40));
+	assert_int_equal(l.e.key_size, 0);
+	assert_int_equal(l.e.key, MB_KEY_NONE);
+	assert_int_equal(l.e.value, MB_VALUE_INDEX);
+	assert_true(mb_entries_fit(&l.e, 1ULL << 40));
 	mm_layout_free(&l);
 	/* Hash keys of 2 bytes hold 65536 distinct keys. */
-	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("hash"), 2, 8, 0, -1), 0);
-	assert_true(mm_keys_fit(&l, 65536));
-	assert_false(mm_keys_fit(&l, 65537));
+	mm_layout_sizes(&l, mb_map_type_by_name("hash"), 2, 8, 0, -1);
+	assert_true(mb_entries_fit(&l.e, 65536));
+	assert_false(mb_entries_fit(&l.e, 65537));
 	/* Big values: buffers stay small, one entry per batch at least. */
-	mm_layout_free(&l);
 	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("hash"), 4, 65536, 0, -1), 0);
-	assert_true(l.chunk >= 1 && (size_t)l.chunk * l.stride <= (8u << 20));
+	assert_true(l.e.chunk >= 1 && (size_t)l.e.chunk * mb_entries_stride(&l.e) <= (8u << 20));
 	mm_layout_free(&l);
 }
 
@@ -175,13 +179,13 @@ static void test_stream(void **state)
 
 	(void)state;
 	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("ringbuf"), 16, 64, 0, -1), 0);
-	assert_int_equal(l.key_size, 0);
-	assert_int_equal(l.value_size, 0);
+	assert_int_equal(l.e.key_size, 0);
+	assert_int_equal(l.e.value_size, 0);
 	mm_layout_free(&l);
 	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("perf_event_array"), 16, 64,
 					BPF_F_NUMA_NODE | BPF_F_RDONLY_PROG, -1), 0);
-	assert_int_equal(l.key_size, 4);
-	assert_int_equal(l.value_size, 4);
+	assert_int_equal(l.e.key_size, 4);
+	assert_int_equal(l.e.value_size, 4);
 	assert_int_equal(l.flags, BPF_F_NUMA_NODE);
 	mm_layout_free(&l);
 	assert_non_null(strstr(mm_fill_reason(mb_map_type_by_name("ringbuf")), "not applicable"));
@@ -211,12 +215,12 @@ static void test_percpu_values(void **state)
 	(void)state;
 	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("percpu_hash"), 4, 12, 0, -1), 0);
 	assert_false(mm_percpu_charged(&l));
-	assert_true(mm_percpu_values_bytes(&l, 1000, 10) == 1000.0 * l.stride);
+	assert_true(mm_percpu_values_bytes(&l, 1000, 10) == 1000.0 * mb_entries_stride(&l.e));
 	mm_layout_free(&l);
 	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("percpu_hash"), 4, 12,
 					BPF_F_NO_PREALLOC, -1), 0);
 	assert_true(mm_percpu_charged(&l));
-	assert_true(mm_percpu_values_bytes(&l, 1000, 10) == 10.0 * l.stride);
+	assert_true(mm_percpu_values_bytes(&l, 1000, 10) == 10.0 * mb_entries_stride(&l.e));
 	mm_layout_free(&l);
 	/* percpu_array takes no no_prealloc: always preallocated. */
 	assert_int_equal(mm_layout_init(&l, mb_map_type_by_name("percpu_array"), 4, 8,

@@ -131,53 +131,6 @@ static void test_memlock_counts(void **state)
 	assert_null(counts(BPF_MAP_TYPE_RINGBUF, 0));
 }
 
-static uint64_t count_of(int fd)
-{
-	struct bpf_map_info info = {};
-	uint32_t len = sizeof(info);
-	uint64_t n = ~0ULL;
-
-	assert_int_equal(bpf_obj_get_info_by_fd(fd, &info, &len), 0);
-	assert_int_equal(mb_map_count_entries(fd, &info, &n), 0);
-	return n;
-}
-
-/* Entries present, not the capacity: the defect was dividing memlock by max_entries. */
-static void test_count_entries(void **state)
-{
-	LIBBPF_OPTS(bpf_map_create_opts, np, .map_flags = BPF_F_NO_PREALLOC);
-	struct { uint32_t plen; uint8_t a[4]; } k = { 32, { 10, 0, 0, 1 } };
-	uint64_t v = 1;
-	int fd;
-
-	(void)state;
-	if (geteuid() != 0)
-		skip();
-	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "mb_t_cnt", 4, 8, 100, &np);
-	assert_true(fd >= 0);
-	assert_int_equal(count_of(fd), 0);
-	for (uint32_t i = 0; i < 7; i++)
-		assert_int_equal(bpf_map_update_elem(fd, &i, &v, BPF_ANY), 0);
-	assert_int_equal(count_of(fd), 7);
-	/* The walk's start key itself present: still every key once. */
-	k.plen = 0xffffffff;
-	assert_int_equal(bpf_map_update_elem(fd, &k.plen, &v, BPF_ANY), 0);
-	assert_int_equal(count_of(fd), 8);
-	k.plen = 32;
-	close(fd);
-	/* A duplicate prefix replaces the entry: two inserts, one entry. */
-	fd = bpf_map_create(BPF_MAP_TYPE_LPM_TRIE, "mb_t_cnt", 8, 8, 100, &np);
-	assert_true(fd >= 0);
-	assert_int_equal(bpf_map_update_elem(fd, &k, &v, BPF_ANY), 0);
-	assert_int_equal(bpf_map_update_elem(fd, &k, &v, BPF_ANY), 0);
-	assert_int_equal(count_of(fd), 1);
-	close(fd);
-	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "mb_t_cnt", 4, 8, 50, NULL);
-	assert_true(fd >= 0);
-	assert_int_equal(count_of(fd), 50);
-	close(fd);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,7 +140,6 @@ int main(void)
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_value_bytes),
 		cmocka_unit_test(test_memlock_counts),
-		cmocka_unit_test(test_count_entries),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

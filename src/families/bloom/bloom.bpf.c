@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * Bloom filter benches: one in-kernel op loop per operation (bloom lookup, bloom update, lookup
- * of absent values, hash map lookup without and with the filter in front) and a fill program.
+ * of absent values, hash map lookup without and with the filter in front). User space fills
+ * the filter and the hash map with drivers/map_fill.h.
  *
  * Every op reads its value from the producer's region of mb_bl_query, an mmapable array that
  * user space fills before the run: region base in mb_slots[].arg, position in the slot's
@@ -15,9 +16,6 @@
 
 /* Values per producer region (set before load). */
 const volatile __u32 mb_bl_region_len = 1;
-/* Which maps the fill program writes (set before load). */
-const volatile bool mb_bl_fill_bloom = false;
-const volatile bool mb_bl_fill_hash = false;
 
 /* Sizes, entries and the hash count (map_extra) are set before load. */
 struct {
@@ -44,9 +42,6 @@ struct {						\
 	__uint(value_size, 8);				\
 	__uint(max_entries, 1);				\
 } _name SEC(".maps")
-
-/* The inserted values, in order: read only by the fill program. */
-BL_VALUE_ARRAY(mb_bl_vals);
 
 /* The values each producer looks up: one region of mb_bl_region_len per slot. */
 BL_VALUE_ARRAY(mb_bl_query);
@@ -156,25 +151,3 @@ static __always_inline void bl_hash_bloom(struct mb_loop_ctx *lc, void *v)
 }
 
 BL_QUERY_PROG(mb_hash_bloom, bl_hash_bloom)
-
-/* Insert value number cursor into the filter and/or the hash map (set-up, not measured). */
-static __always_inline int bl_fill_cb(__u32 index, void *ctx)
-{
-	struct mb_loop_ctx *lc = ctx;
-	__u32 idx = (__u32)lc->cursor;
-	__u64 one = 1;
-	void *v;
-
-	v = bpf_map_lookup_elem(&mb_bl_vals, &idx);
-	if (!v)
-		return bl_fail(lc);
-	if (mb_bl_fill_bloom && bpf_map_push_elem(&mb_bloom, v, 0))
-		return bl_fail(lc);
-	if (mb_bl_fill_hash && bpf_map_update_elem(&mb_bl_hash, v, &one, BPF_NOEXIST))
-		return bl_fail(lc);
-	lc->cursor++;
-	lc->hits++;
-	return 0;
-}
-
-MB_LOOP_PROG(mb_bloom_fill, bl_fill_cb)

@@ -28,16 +28,17 @@
 #include "maps/keys.h"
 #include "util/log.h"
 #include "maps/maps.h"
+#include "drivers/map_fill.h"
+#include "drivers/map_report.h"
 #include "sys/probe.h"
 #include "core/runner.h"
+#include "core/env.h"
 
 /* Per-producer query regions: at least this many values where absent ones are looked up... */
 #define BL_MIN_QUERIES		16384ULL
 /* ...and at most this much memory per producer and in all. */
 #define BL_REGION_BYTES		(64ULL << 20)
 #define BL_QUERY_BYTES		(256ULL << 20)
-/* Values inserted per fill call: a few ms in the kernel. */
-#define BL_FILL_CHUNK		65536ULL
 #define BL_MAX_ITERS		(1ULL << 23)
 /* Comparison calls are this many times --call_us long; per turn, in-kernel ns (bl_compare). */
 #define BL_CMP_CALL_FACTOR	10
@@ -168,23 +169,18 @@ static int bl_load(struct mb_run *run, struct bl_state *st)
 	st->skel = skel;
 	mb_loop_prepare(skel->skeleton, run->loop.kind);
 	mine = bl_prog(st);
-	/* Maps a bench does not use still exist (the fill program names them): one entry. */
+	/* Maps a bench does not use still exist (the programs name them): one entry. */
 	bpf_map__set_value_size(skel->maps.mb_bloom, a->value_size);
 	bpf_map__set_max_entries(skel->maps.mb_bloom, st->need_bloom ? n : 1);
 	bpf_map__set_map_extra(skel->maps.mb_bloom, a->nr_hash_funcs);
 	bpf_map__set_key_size(skel->maps.mb_bl_hash, a->value_size);
 	bpf_map__set_max_entries(skel->maps.mb_bl_hash, st->need_hash ? n : 1);
-	bpf_map__set_value_size(skel->maps.mb_bl_vals, a->value_size);
-	bpf_map__set_max_entries(skel->maps.mb_bl_vals, n);
 	bpf_map__set_value_size(skel->maps.mb_bl_query, a->value_size);
 	/* hashmap-with-bloom's comparison runs on slots nr_prod..2*nr_prod-1, same regions. */
 	bpf_map__set_max_entries(skel->maps.mb_bl_query, (uint32_t)(st->region_len * st->nr_prod));
 	skel->rodata->mb_bl_region_len = (uint32_t)st->region_len;
-	skel->rodata->mb_bl_fill_bloom = st->need_bloom;
-	skel->rodata->mb_bl_fill_hash = st->need_hash;
 	bpf_object__for_each_program(prog, skel->obj)
-		bpf_program__set_autoload(prog, prog == mine || prog == skel->progs.mb_bloom_fill ||
-					  (st->kind == BL_HASH_BLOOM &&
+		bpf_program__set_autoload(prog, prog == mine || (st->kind == BL_HASH_BLOOM &&
 					   prog == skel->progs.mb_hash_nobloom));
 	err = bloom_bpf__load(skel);
 	return err ? bl_load_fail(run, err) : 0;
@@ -198,36 +194,54 @@ static void *bl_mmap(struct bpf_map *map, size_t *len)
 			   PROT_READ | PROT_WRITE, len);
 }
 
-/* Write values 0..n-1 into mb_bl_vals and insert them in the kernel, a chunk per call. */
+static bool bl_stop(void *ctx)
+{
+	(void)ctx;
+	return mb_interrupted();
+}
+
+/*
+ * Insert values 0..n-1 into the filter and the hash map in the kernel (in parallel on the
+ * online CPUs for large sets): the filter pushes them, the hash map takes them as keys.
+ */
 static int bl_fill(struct mb_run *run, struct bl_state *st)
 {
 	const struct bloom_args *a = run->args;
-	struct mb_slot *slot = &st->skel->bss->mb_slots[0];
-	int fd = bpf_program__fd(st->skel->progs.mb_bloom_fill);
+	struct mb_entries bloom = { .type = mb_map_type_by_type(BPF_MAP_TYPE_BLOOM_FILTER),
+				    .value_size = a->value_size, .key = MB_KEY_NONE,
+				    .value = MB_VALUE_GIVEN };
+	struct mb_entries hash = { .type = mb_map_type_by_type(BPF_MAP_TYPE_HASH),
+				   .key_size = a->value_size, .value_size = 8, .key = MB_KEY_GIVEN,
+				   .value = MB_VALUE_ZERO };
+	struct mb_fill f = { .count = a->nr_entries, .method = MB_FILL_KERNEL, .noexist = true,
+			     .cpus = &run->env->online, .stop = bl_stop };
+	struct mb_fill_result r = { 0 };
 	struct mb_bloom_valgen g;
-	size_t len;
-	uint8_t *vals;
+	uint8_t *vals = malloc((size_t)a->nr_entries * a->value_size);
+	int err = 0;
 
-	vals = bl_mmap(st->skel->maps.mb_bl_vals, &len);
 	if (!vals)
-		return mb_run_fail(run, -errno, "cannot mmap the value array: %s", strerror(errno));
+		return mb_run_fail(run, -ENOMEM, "out of memory for %u values", a->nr_entries);
 	mb_bloom_valgen_init(&g, a->value_size, a->seed);
 	for (uint64_t i = 0; i < a->nr_entries; i++)
-		mb_bloom_value(&g, i, vals + i * st->stride);
-	munmap(vals, len);
-
-	while (slot->cursor < a->nr_entries && !mb_interrupted()) {
-		uint64_t left = a->nr_entries - slot->cursor;
-		int ret = mb_kloop_call(fd, 0, left < BL_FILL_CHUNK ? left : BL_FILL_CHUNK, -1);
-
-		if (ret < 0)
-			return mb_run_fail(run, ret, "filling the maps: BPF_PROG_TEST_RUN failed: %s",
-					   strerror(-ret));
-		if (slot->errors)
-			return mb_run_fail(run, -EIO, "filling the maps: inserting value %llu of %u failed",
-					   (unsigned long long)slot->cursor, a->nr_entries);
-	}
-	memset(st->skel->bss->mb_slots, 0, sizeof(st->skel->bss->mb_slots));
+		mb_bloom_value(&g, i, vals + i * a->value_size);
+	bloom.values = hash.keys = vals;
+	f.e = &bloom;
+	f.fd = bpf_map__fd(st->skel->maps.mb_bloom);
+	if (st->need_bloom)
+		err = mb_map_fill(&f, &r);
+	f.e = &hash;
+	f.fd = bpf_map__fd(st->skel->maps.mb_bl_hash);
+	if (!err && !r.failed && st->need_hash)
+		err = mb_map_fill(&f, &r);
+	free(vals);
+	if (err == -EINTR)
+		return 0;
+	if (err)
+		return mb_run_fail(run, err, "filling the maps: %s", strerror(-err));
+	if (r.failed)
+		return mb_run_fail(run, -EIO, "filling the maps: %llu of the %u values were refused",
+				   (unsigned long long)r.failed, a->nr_entries);
 	return 0;
 }
 

@@ -2,10 +2,10 @@
 /*
  * Hash family: one in-kernel op loop per operation (lookup, lookup of absent keys, update,
  * insert, delete, mixed), each on the measured map directly or, for map-in-map, on this CPU's
- * inner map; the fill/empty/check programs setup and refills use; and the kernel benches
- * bpf-hashmap-lookup and bpf-hashmap-full-update. User space creates the maps (sizes, type and
- * flags from the command line) and hands them over with bpf_map__reuse_fd; it loads only the
- * programs a run needs.
+ * inner map; and the kernel benches bpf-hashmap-lookup and bpf-hashmap-full-update. User
+ * space creates the maps (sizes, type and flags from the command line), fills them with
+ * drivers/map_fill.h and hands them over with bpf_map__reuse_fd; it loads only the programs a
+ * run needs.
  */
 #include "drivers/kloop.bpf.h"
 #include "hash_shared.h"
@@ -221,135 +221,6 @@ HASH_OP_PROGS(update)
 HASH_OP_PROGS(insert)
 HASH_OP_PROGS(delete)
 HASH_OP_PROGS(mixed)
-
-/* ---- fill, empty and check a range of keys (setup and refills, outside the timing) ---- */
-
-struct fill_ctx {
-	__u32 base;
-	__u32 slot;
-	__u32 outer_key;
-	__u32 failed;
-};
-
-static __always_inline void *fill_inner(struct fill_ctx *fc)
-{
-	__u32 key = fc->outer_key;
-
-	return bpf_map_lookup_elem(&mb_hash_outer, &key);
-}
-
-static __always_inline int do_fill(struct fill_ctx *fc, void *map, __u32 i)
-{
-	struct mb_hash_key *k = key_of(fc->slot);
-
-	k->w0 = fc->base + i;
-	if (bpf_map_update_elem(map, k, mb_hash_value, BPF_NOEXIST))
-		fc->failed++;
-	return 0;
-}
-
-/* The fill in the order of an index array (bucket order: see mb_hash_seed). */
-static __always_inline int do_fill_idx(struct fill_ctx *fc, void *map, __u32 i)
-{
-	struct mb_hash_key *k = key_of(fc->slot);
-
-	k->w0 = index_at(fc->base + i);
-	if (bpf_map_update_elem(map, k, mb_hash_value, BPF_NOEXIST))
-		fc->failed++;
-	return 0;
-}
-
-static __always_inline int do_empty(struct fill_ctx *fc, void *map, __u32 i)
-{
-	struct mb_hash_key *k = key_of(fc->slot);
-
-	k->w0 = fc->base + i;
-	if (bpf_map_delete_elem(map, k))
-		fc->failed++;
-	return 0;
-}
-
-static __always_inline int do_check(struct fill_ctx *fc, void *map, __u32 i)
-{
-	struct mb_hash_key *k = key_of(fc->slot);
-
-	k->w0 = fc->base + i;
-	if (!bpf_map_lookup_elem(map, k))
-		fc->failed++;
-	return 0;
-}
-
-/* Each program returns how many keys failed (insert refused, key absent). */
-#define HASH_FILL_PROGS(_what)							\
-static __always_inline int _what##_cb(__u32 i, void *ctx)					\
-{										\
-	return do_##_what(ctx, &mb_hash_map, i);				\
-}										\
-static __always_inline int _what##_mim_cb(__u32 i, void *ctx)					\
-{										\
-	struct fill_ctx *fc = ctx;						\
-	void *inner = fill_inner(fc);						\
-										\
-	if (!inner) {								\
-		fc->failed++;							\
-		return 0;							\
-	}									\
-	return do_##_what(fc, inner, i);					\
-}										\
-SEC("raw_tp")									\
-int mb_hash_##_what(struct mb_hash_fill_args *a)				\
-{										\
-	struct fill_ctx fc = { .base = a->base, .slot = a->slot };		\
-										\
-	bpf_loop(a->count, _what##_cb, &fc, 0);					\
-	return fc.failed;							\
-}										\
-SEC("raw_tp")									\
-int mb_hash_##_what##_mim(struct mb_hash_fill_args *a)			\
-{										\
-	struct fill_ctx fc = { .base = a->base, .slot = a->slot,		\
-			       .outer_key = a->outer_key };			\
-										\
-	bpf_loop(a->count, _what##_mim_cb, &fc, 0);				\
-	return fc.failed;							\
-}
-
-HASH_FILL_PROGS(fill)
-HASH_FILL_PROGS(fill_idx)
-HASH_FILL_PROGS(empty)
-HASH_FILL_PROGS(check)
-
-/*
- * The measured hash map's seed and bucket count. Filling a large map in bucket order turns
- * the random bucket and chain accesses of each insert (cache and TLB misses) into sequential
- * ones; user space computes each key's bucket with the same jhash the kernel uses.
- */
-__u32 mb_hash_rnd;
-__u32 mb_hash_nbuckets;
-
-SEC("raw_tp")
-int mb_hash_seed(void *ctx)
-{
-	struct bpf_htab *h = (struct bpf_htab *)&mb_hash_map;
-
-	mb_hash_rnd = h->hashrnd;
-	mb_hash_nbuckets = h->n_buckets;
-	return 0;
-}
-
-/* The same for inner map a->outer_key (inner maps share the outer map's inner meta ops). */
-SEC("raw_tp")
-int mb_hash_seed_mim(struct mb_hash_fill_args *a)
-{
-	__u32 key = a->outer_key;
-	struct bpf_htab *h = bpf_map_lookup_elem(&mb_hash_outer, &key);
-
-	if (!h)
-		return 1;
-	mb_hash_rnd = h->hashrnd;
-	mb_hash_nbuckets = h->n_buckets;
-	return 0;
-}
 
 /* ---- bpf-hashmap-lookup: the kernel bench's nested loops, per-producer key buffer ---- */
 

@@ -16,6 +16,8 @@
 #include "core/bench.h"
 #include "maps/keys.h"
 #include "maps/maps.h"
+#include "drivers/map_create.h"
+#include "drivers/map_fill.h"
 
 enum hash_op {
 	HASH_LOOKUP,	/* keys in the map */
@@ -69,10 +71,6 @@ enum hash_fill_order {
 #define HASH_LRU_PERCPU_SLACK	64
 /* User paths: producers that ran less of the wall time than this get a warning. */
 #define HASH_CPU_SHARE_MIN	0.9
-/* Keys per fill/empty/check program call: keeps each non-preemptible call to a few ms. */
-#define HASH_FILL_CHUNK		(1u << 16)
-/* Fills from this size on run in parallel on every online CPU. */
-#define HASH_FILL_PARALLEL_MIN	(1u << 18)
 
 /* One producer's key stream. */
 struct hash_stream {
@@ -128,23 +126,11 @@ uint32_t hash_stream_len(enum hash_op op, const struct hash_stream *s);
 int hash_stream_indices(enum hash_op op, const struct hash_stream *s,
 			const struct mb_key_dist *dist, uint32_t *out, uint32_t len);
 
-/* The bytes after the first 4 of every key (the kernel bench's pattern). */
-void hash_key_pattern(uint8_t *key, uint32_t key_size);
-
-/* The hash the kernel's hash maps put keys in buckets with (lookup3, as jhash()/jhash2()). */
-uint32_t hash_jhash(const void *key, uint32_t len, uint32_t seed);
-
-/*
- * Key indices base..base+n-1 (keys as the fill writes them) in the order of their buckets in a hash
- * map with @nbuckets buckets (a power of two) and seed @seed, grouped 64 buckets at a time.
- */
-int hash_bucket_order(uint32_t base, uint32_t n, uint32_t key_size, uint32_t seed,
-		      uint32_t nbuckets, uint32_t *out);
-
 /* ---- run state: made by hash_setup.c, used by hash_run.c (kernel path) and hash_user.c ---- */
 
 struct hash_bpf;
 struct bpf_program;
+struct mb_filler;
 
 struct hash_state {
 	enum hash_op op;
@@ -160,7 +146,9 @@ struct hash_state {
 	uint32_t idx_entries;
 	uint32_t idx_stride;			/* entries per producer region */
 	bool bucket_fill;			/* fill in bucket order (large hash maps) */
-	uint32_t hash_seed, nbuckets;		/* of the measured map, for that order */
+	bool bucket_filled;			/* ... which the kernel let the fill use */
+	struct mb_entries entries;		/* index keys, zero values */
+	struct mb_filler *filler;		/* fill, refill, empty and check programs */
 	uint32_t fill_base, fill_count;		/* the keys the fill puts in each map */
 	uint32_t fixed_iters;			/* bpf-hashmap-*: iterations per call */
 	int src;				/* enum mb_hash_src (kernel path) */
@@ -202,9 +190,6 @@ int hash_validate(struct mb_run *run);
 
 /* hash_setup.c: map creation, the fill, setup and teardown. */
 
-/* Run the fill/empty/check program on [base, base + count) in chunks; returns failures. */
-int64_t hash_range_call(int prog_fd, uint32_t base, uint32_t count, int slot, int cpu,
-			int outer_key);
 /* Refill (delete) or empty (insert) producer @idx's range, between rounds. */
 int hash_refill_range(struct hash_state *st, int idx, int cpu);
 /* The map an op from user space on @cpu goes to (map-in-map: that CPU's inner map). */

@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * Hash family: the setup a run measures on. Creates the measured map(s) (timed apart from the
- * load), loads only the programs the run uses, fills the maps (in key order, or with
- * --fill_order bucket in bucket order where the kernel lets programs read the map's hash seed;
- * in parallel for large maps), refills or
- * empties the producers' ranges between rounds, and tears it all down.
+ * load), loads only the programs the run uses, fills the maps with drivers/map_fill.h (in key
+ * order, or with --fill_order bucket in bucket order where the kernel lets programs read the
+ * map's hash seed; in parallel for large maps), refills or empties the producers' ranges
+ * between rounds, and tears it all down.
  */
 #include <errno.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "maps/map_mmap.h"
+#include "drivers/map_report.h"
 #include "hash.h"
 #include "core/env.h"
 #include "hash.skel.h"
@@ -28,43 +27,26 @@
 
 /* ---- map creation ---- */
 
-static int create_leaf(struct mb_run *run, const char *name, int *fd)
+static struct mb_map_desc leaf_desc(const struct hash_args *a, const char *name)
 {
-	const struct hash_args *a = run->args;
-	const struct mb_map_type_info *leaf = hash_leaf_type(a);
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = a->map_flags);
-	char why[512], what[160];
-
-	*fd = bpf_map_create(leaf->type, name, a->key_size, a->value_size, a->max_entries, &opts);
-	if (*fd >= 0)
-		return 0;
-	snprintf(what, sizeof(what), "cannot create the %s map (%u entries of %u + %u bytes)",
-		 leaf->name, a->max_entries, a->key_size, a->value_size);
-	mb_explain_map_create(-errno, what, why, sizeof(why));
-	return mb_run_fail(run, -errno, "%s", why);
+	return (struct mb_map_desc){
+		.type = hash_leaf_type(a), .name = name, .key_size = a->key_size,
+		.value_size = a->value_size, .max_entries = a->max_entries, .flags = a->map_flags,
+	};
 }
 
-/* Every CPU's inner map is a leaf map of the run's --inner_type. */
-static int create_inner(struct mb_run *run, int cpu, void *ctx)
-{
-	int fd, err;
-
-	(void)cpu;
-	(void)ctx;
-	err = create_leaf(run, "mb_hash_inner", &fd);
-	return err ? err : fd;
-}
-
+/* The leaf map, or for map-in-map the outer map and every CPU's inner leaf map. */
 static int create_maps(struct mb_run *run, struct hash_state *st)
 {
 	const struct hash_args *a = run->args;
-	char what[64];
+	struct mb_map_desc leaf = leaf_desc(a, "mb_hash"), inner = leaf_desc(a, "mb_hash_inner");
+	struct mb_map_desc outer = { .type = a->map_type, .name = "mb_hash_outer" };
 
-	if (!st->mim)
-		return create_leaf(run, "mb_hash", &st->map_fd);
-	snprintf(what, sizeof(what), "%s map", a->map_type->name);
-	return mb_cpu_maps_create(run, &st->mim_maps, a->map_type->type, "mb_hash_outer", what,
-				  create_inner, NULL);
+	if (!st->mim) {
+		st->map_fd = mb_run_map_create(run, &leaf, NULL);
+		return st->map_fd < 0 ? st->map_fd : 0;
+	}
+	return mb_cpu_maps_create(run, &st->mim_maps, &outer, &inner);
 }
 
 int hash_user_fd(const struct hash_state *st, int cpu)
@@ -81,71 +63,83 @@ int hash_user_fd(const struct hash_state *st, int cpu)
 
 /* ---- fill, empty, check ---- */
 
-int64_t hash_range_call(int prog_fd, uint32_t base, uint32_t count, int slot, int cpu,
-			int outer_key)
+/* Keys first.. (@count of them) of the map, in the kernel: the inner maps' by their key. */
+static struct mb_fill fill_req(const struct hash_state *st, uint32_t first, uint32_t count)
 {
-	int64_t failed = 0;
-
-	for (uint32_t done = 0; done < count;) {
-		uint32_t n = count - done < HASH_FILL_CHUNK ? count - done : HASH_FILL_CHUNK;
-		struct mb_hash_fill_args args = {
-			.base = base + done, .count = n, .slot = (__u64)slot,
-			.outer_key = (__u64)(outer_key < 0 ? 0 : outer_key),
-		};
-		LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &args, .ctx_size_in = sizeof(args));
-
-		if (cpu >= 0) {
-			opts.flags = BPF_F_TEST_RUN_ON_CPU;
-			opts.cpu = (__u32)cpu;
-		}
-		if (bpf_prog_test_run_opts(prog_fd, &opts))
-			return -errno;
-		failed += opts.retval;
-		done += n;
-	}
-	return failed;
+	return (struct mb_fill){
+		.fd = st->mim ? st->mim_maps.outer_fd : st->map_fd, .outer = st->mim,
+		.e = &st->entries, .first = first, .count = count, .method = MB_FILL_KERNEL,
+		.noexist = true, .filler = st->filler,
+	};
 }
 
-/* Run a fill/empty/check program over @count keys from @base on every map the op uses. */
-static int64_t range_all(struct hash_state *st, struct bpf_program *direct,
-			 struct bpf_program *mim, uint32_t base, uint32_t count, int slot, int cpu)
+/* @op on the map, or on every inner map: the keys that failed in all. */
+static int range_all(const struct hash_state *st,
+		     int (*op)(const struct mb_fill *f, struct mb_fill_result *r),
+		     struct mb_fill *f, uint64_t *failed)
 {
-	int64_t failed = 0, n;
+	struct mb_fill_result r;
+	int err = 0;
 
-	if (!st->mim)
-		return hash_range_call(bpf_program__fd(direct), base, count, slot, cpu, -1);
-	for (int c = 0; c < st->mim_maps.nr_outer; c++) {
-		if (st->mim_maps.inner_fd[c] < 0)
+	*failed = 0;
+	for (int c = 0; c < (st->mim ? st->mim_maps.nr_outer : 1) && !err; c++) {
+		if (st->mim && st->mim_maps.inner_fd[c] < 0)
 			continue;
-		n = hash_range_call(bpf_program__fd(mim), base, count, slot, cpu, c);
-		if (n < 0)
-			return n;
-		failed += n;
+		f->inner_key = (uint32_t)c;
+		err = op(f, &r);
+		*failed += r.failed;
 	}
-	return failed;
+	return err;
 }
 
 int hash_refill_range(struct hash_state *st, int idx, int cpu)
 {
 	const struct hash_stream *s = &st->streams[idx];
-	struct hash_bpf *skel = st->skel;
-	int64_t n;
+	struct mb_fill f = fill_req(st, s->base, s->range);
+	uint64_t failed;
+	int err;
 
+	f.slot = idx;
+	f.on_cpu = cpu >= 0;
+	f.cpu = cpu;
 	if (st->op == HASH_INSERT) {
 		/* Keys an LRU evicted meanwhile are already gone: count them. */
-		n = range_all(st, skel->progs.mb_hash_empty, skel->progs.mb_hash_empty_mim, s->base,
-			      s->range, idx, cpu);
-		if (n > 0 && !st->mim)
-			__atomic_add_fetch(&st->evicted, (uint64_t)n, __ATOMIC_RELAXED);
+		err = range_all(st, mb_map_empty, &f, &failed);
+		if (!err && failed && !st->mim)
+			__atomic_add_fetch(&st->evicted, failed, __ATOMIC_RELAXED);
 	} else {
 		/* Map-in-map: other CPUs' inner maps still hold the keys (EEXIST is fine). */
-		n = range_all(st, skel->progs.mb_hash_fill, skel->progs.mb_hash_fill_mim, s->base,
-			      s->range, idx, cpu);
+		err = range_all(st, mb_map_fill, &f, &failed);
 	}
-	return n < 0 ? (int)n : 0;
+	return err;
 }
 
-/* Load only what this run uses: one op program, and the fill programs it needs. */
+/* The fill's programs: those of the set-up fill, the refills and the LRU check. */
+static int open_filler(struct mb_run *run, struct hash_state *st)
+{
+	struct mb_fill f = fill_req(st, st->fill_base, st->fill_count);
+	unsigned int ops = 0;
+	char why[1024];
+
+	if ((hash_op_fills(st->op) && !st->leaf->array) || st->op == HASH_DELETE)
+		ops |= MB_FILL_OPS(MB_FILL_OP_FILL);
+	if (st->op == HASH_INSERT)
+		ops |= MB_FILL_OPS(MB_FILL_OP_EMPTY);
+	if (st->leaf->lru && hash_op_fills(st->op))
+		ops |= MB_FILL_OPS(MB_FILL_OP_CHECK);
+	if (!ops)
+		return 0;
+	f.order = st->bucket_fill ? MB_ORDER_BUCKET : MB_ORDER_KEY;
+	st->filler = mb_filler_open(&f, ops);
+	if (!st->filler) {
+		mb_explain_load_error(-errno, "cannot load the fill programs", why, sizeof(why));
+		return mb_run_fail(run, -errno, "%s", why);
+	}
+	st->bucket_filled = mb_filler_order(st->filler) == MB_ORDER_BUCKET;
+	return 0;
+}
+
+/* Load only what this run uses: one op program. */
 static void choose_programs(struct hash_state *st, const struct hash_args *a)
 {
 	struct hash_bpf *skel = st->skel;
@@ -167,27 +161,17 @@ static void choose_programs(struct hash_state *st, const struct hash_args *a)
 	st->op_prog = a->path == HASH_PATH_KERNEL ? ops[st->op][m] : NULL;
 	if (st->op_prog)
 		bpf_program__set_autoload(st->op_prog, true);
-	if ((hash_op_fills(st->op) && !st->leaf->array) || st->op == HASH_DELETE)
-		bpf_program__set_autoload(m ? skel->progs.mb_hash_fill_mim :
-					      skel->progs.mb_hash_fill, true);
-	if (st->op == HASH_INSERT)
-		bpf_program__set_autoload(m ? skel->progs.mb_hash_empty_mim :
-					      skel->progs.mb_hash_empty, true);
-	if (st->leaf->lru && hash_op_fills(st->op))
-		bpf_program__set_autoload(m ? skel->progs.mb_hash_check_mim :
-					      skel->progs.mb_hash_check, true);
 }
 
 /* ---- setup ---- */
 
-/* The mb_hash_idx array, mapped into user space: fill order first, then key streams. */
+/* The mb_hash_idx array of the key streams, mapped into user space. */
 static int map_index_array(struct mb_run *run, struct hash_state *st)
 {
 	int fd = bpf_map__fd(st->skel->maps.mb_hash_idx);
 	void *mem;
 
-	if (!st->bucket_fill &&
-	    (st->args->path != HASH_PATH_KERNEL || st->src != MB_HASH_SRC_ARRAY))
+	if (st->args->path != HASH_PATH_KERNEL || st->src != MB_HASH_SRC_ARRAY)
 		return 0;
 	/* Array elements are 8-byte aligned: one __u64 per index. */
 	mem = mb_map_mmap(fd, (size_t)st->idx_entries * 8, PROT_READ | PROT_WRITE, &st->idx_bytes);
@@ -223,165 +207,38 @@ static int write_streams(struct mb_run *run, struct hash_state *st)
 	return 0;
 }
 
-struct fill_job {
-	int prog_fd;
-	uint32_t base, count;
-	int slot, cpu, outer_key;
-	int64_t failed;
-	pthread_t thread;
-	bool started;
-};
-
-static void *fill_thread(void *arg)
-{
-	struct fill_job *j = arg;
-
-	j->failed = hash_range_call(j->prog_fd, j->base, j->count, j->slot, j->cpu, j->outer_key);
-	return NULL;
-}
-
-/*
- * Run a fill program over [0, count) with one thread per online CPU, each pinned and filling
- * its share on its CPU: the inserts of a large map wait on cache misses, which CPUs overlap.
- */
-static int64_t fill_parallel(struct mb_run *run, int prog_fd, uint32_t base, uint32_t count,
-			     int outer_key)
-{
-	const struct mb_cpuset *online = &run->env->online;
-	int n = online->count < MB_MAX_SLOTS ? online->count : MB_MAX_SLOTS;
-	struct fill_job *jobs;
-	int64_t failed = 0;
-
-	/* Small maps: threads cost more than they save. */
-	if (count < HASH_FILL_PARALLEL_MIN || n < 2)
-		return hash_range_call(prog_fd, base, count, 0, -1, outer_key);
-	jobs = calloc((size_t)n, sizeof(*jobs));
-	if (!jobs)
-		return -ENOMEM;
-	for (int i = 0, cpu = -1; i < n; i++) {
-		uint32_t share = count / (uint32_t)n;
-		pthread_attr_t attr;
-		cpu_set_t set;
-
-		cpu = mb_cpuset_next(online, cpu + 1);
-		/* Contiguous shares: in bucket order each thread keeps to its own buckets. */
-		jobs[i] = (struct fill_job){
-			.prog_fd = prog_fd, .base = base + (uint32_t)i * share,
-			.count = i == n - 1 ? count - (uint32_t)i * share : share,
-			.slot = i, .cpu = cpu, .outer_key = outer_key,
-		};
-		pthread_attr_init(&attr);
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		jobs[i].started = !pthread_create(&jobs[i].thread, &attr, fill_thread, &jobs[i]);
-		pthread_attr_destroy(&attr);
-		if (!jobs[i].started) {
-			jobs[i].cpu = -1;
-			fill_thread(&jobs[i]);
-		}
-	}
-	for (int i = 0; i < n; i++) {
-		if (jobs[i].started)
-			pthread_join(jobs[i].thread, NULL);
-		if (failed >= 0)
-			failed = jobs[i].failed < 0 ? jobs[i].failed : failed + jobs[i].failed;
-	}
-	free(jobs);
-	return failed;
-}
-
-/* Put the fill's keys in the bucket order of one map into the index array (mb_hash_seed). */
-static int bucket_order(struct mb_run *run, struct hash_state *st, int outer_key)
-{
-	const struct hash_args *a = run->args;
-	struct hash_bpf *skel = st->skel;
-	struct mb_hash_fill_args args = { .outer_key = (__u64)(outer_key < 0 ? 0 : outer_key) };
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &args, .ctx_size_in = sizeof(args));
-	struct bpf_program *prog = st->mim ? skel->progs.mb_hash_seed_mim :
-					     skel->progs.mb_hash_seed;
-	uint32_t *order;
-	int err;
-
-	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts) || opts.retval)
-		return mb_run_fail(run, -EIO, "cannot read the map's hash seed");
-	st->hash_seed = skel->bss->mb_hash_rnd;
-	st->nbuckets = skel->bss->mb_hash_nbuckets;
-	order = malloc(sizeof(uint32_t) * st->fill_count);
-	if (!order)
-		return mb_run_fail(run, -ENOMEM, "out of memory");
-	err = hash_bucket_order(st->fill_base, st->fill_count, a->key_size, st->hash_seed,
-			       st->nbuckets, order);
-	for (uint32_t i = 0; !err && i < st->fill_count; i++)
-		st->idx[i] = order[i];
-	free(order);
-	if (err)
-		return mb_run_fail(run, err, "cannot order the fill by bucket (%u buckets)",
-				   st->nbuckets);
-	return 0;
-}
-
-/* Fill one map (the measured one, or inner map @outer_key). */
-static int64_t fill_one(struct mb_run *run, struct hash_state *st, int outer_key)
-{
-	struct hash_bpf *skel = st->skel;
-	struct bpf_program *prog;
-	int err;
-
-	if (st->bucket_fill) {
-		err = bucket_order(run, st, outer_key);
-		if (err)
-			return err;
-		prog = st->mim ? skel->progs.mb_hash_fill_idx_mim : skel->progs.mb_hash_fill_idx;
-	} else {
-		prog = st->mim ? skel->progs.mb_hash_fill_mim : skel->progs.mb_hash_fill;
-	}
-	/* In bucket order the program reads positions 0.. of the index array. */
-	return fill_parallel(run, bpf_program__fd(prog), st->bucket_fill ? 0 : st->fill_base,
-			     st->fill_count, outer_key);
-}
-
+/* Fill every map, in parallel on the online CPUs; an LRU map is checked for evictions. */
 static int fill_maps(struct mb_run *run, struct hash_state *st, uint64_t *fill_ns)
 {
 	const struct hash_args *a = run->args;
-	struct hash_bpf *skel = st->skel;
-	uint64_t t0 = mb_now_ns();
-	int64_t failed = 0, n;
+	struct mb_fill f = fill_req(st, st->fill_base, st->fill_count);
+	uint64_t t0 = mb_now_ns(), failed;
+	int err;
 
 	*fill_ns = 0;
 	if (!hash_op_fills(st->op) || st->leaf->array)
 		return 0;
-	if (!st->mim) {
-		failed = fill_one(run, st, -1);
-	} else {
-		for (int c = 0; c < st->mim_maps.nr_outer && failed >= 0; c++) {
-			if (st->mim_maps.inner_fd[c] < 0)
-				continue;
-			n = fill_one(run, st, c);
-			failed = n < 0 ? n : failed + n;
-		}
-	}
-	if (failed < 0 && run->status != MB_RUN_OK)
-		return (int)failed;
+	f.order = st->bucket_filled ? MB_ORDER_BUCKET : MB_ORDER_KEY;
+	f.cpus = &run->env->online;
+	err = range_all(st, mb_map_fill, &f, &failed);
 	*fill_ns = mb_now_ns() - t0;
-	if (failed < 0)
-		return mb_run_fail(run, (int)failed, "cannot run the fill program: %s",
-				   strerror((int)-failed));
+	if (err)
+		return mb_run_fail(run, err, "cannot run the fill program: %s", strerror(-err));
 	if (failed)
-		return mb_run_fail(run, -ENOSPC, "the %s map refused %lld of the %u keys of the fill",
-				   st->leaf->name, (long long)failed, st->fill_count);
+		return mb_run_fail(run, -ENOSPC, "the %s map refused %llu of the %u keys of the fill",
+				   st->leaf->name, (unsigned long long)failed, st->fill_count);
 	if (!st->leaf->lru)
 		return 0;
 	/* An LRU map evicts silently: check that every key stayed. */
-	failed = range_all(st, skel->progs.mb_hash_check, skel->progs.mb_hash_check_mim,
-			   st->fill_base, st->fill_count, 0, -1);
-	if (failed < 0)
-		return mb_run_fail(run, (int)failed, "cannot run the check program: %s",
-				   strerror((int)-failed));
+	f.order = MB_ORDER_KEY;
+	f.cpus = NULL;
+	err = range_all(st, mb_map_check, &f, &failed);
+	if (err)
+		return mb_run_fail(run, err, "cannot run the check program: %s", strerror(-err));
 	if (failed)
-		return mb_run_fail(run, -ENOSPC, "the %s map evicted %lld of the %u keys while being filled to %u entries: an LRU map evicts before it is full (each CPU holds up to 128 free nodes); raise --max_entries or leave it out (the default adds %d per possible CPU)",
-				   st->leaf->name, (long long)failed, a->nr_entries, a->max_entries,
-				   HASH_LRU_SLACK_PER_CPU);
+		return mb_run_fail(run, -ENOSPC, "the %s map evicted %llu of the %u keys while being filled to %u entries: an LRU map evicts before it is full (each CPU holds up to 128 free nodes); raise --max_entries or leave it out (the default adds %d per possible CPU)",
+				   st->leaf->name, (unsigned long long)failed, a->nr_entries,
+				   a->max_entries, HASH_LRU_SLACK_PER_CPU);
 	return 0;
 }
 
@@ -401,16 +258,6 @@ static int load_object(struct mb_run *run, struct hash_state *st)
 	skel->rodata->mb_hml_nr_entries = a->nr_entries;
 	skel->rodata->mb_fu_key = a->max_entries;
 	choose_programs(st, a);
-	if (st->bucket_fill) {
-		bpf_program__set_autoload(st->mim ? skel->progs.mb_hash_seed_mim :
-					  skel->progs.mb_hash_seed, true);
-		bpf_program__set_autoload(st->mim ? skel->progs.mb_hash_fill_idx_mim :
-					  skel->progs.mb_hash_fill_idx, true);
-		/* Refills (map-delete) still insert a range in key order. */
-		if (st->op != HASH_DELETE)
-			bpf_program__set_autoload(st->mim ? skel->progs.mb_hash_fill_mim :
-						  skel->progs.mb_hash_fill, false);
-	}
 	st->idx_stride = 1;
 	if (a->path == HASH_PATH_KERNEL && st->src == MB_HASH_SRC_ARRAY) {
 		for (int p = 0; p < st->nr_producers; p++) {
@@ -422,8 +269,6 @@ static int load_object(struct mb_run *run, struct hash_state *st)
 		streams = st->idx_stride * (uint32_t)st->nr_producers;
 	}
 	st->idx_entries = streams;
-	if (st->bucket_fill && st->fill_count > st->idx_entries)
-		st->idx_entries = st->fill_count;
 	bpf_map__set_max_entries(skel->maps.mb_hash_idx, st->idx_entries);
 	if (st->mim) {
 		bpf_map__set_autocreate(skel->maps.mb_hash_map, false);
@@ -448,9 +293,9 @@ static void report_setup(struct mb_run *run, struct hash_state *st, uint64_t cre
 	mb_json_set_num(setup, "fill_keys", hash_op_fills(st->op) && !st->leaf->array ?
 						    (double)st->fill_count : 0);
 	mb_json_set_str(setup, "fill_method", hash_op_fills(st->op) && !st->leaf->array ?
-						      "bpf-loop" : "none");
+						      mb_fill_method_name(MB_FILL_KERNEL) : "none");
 	mb_json_set_str(setup, "fill_order", !hash_op_fills(st->op) || st->leaf->array ? "none" :
-					      st->bucket_fill ? "bucket" : "key");
+					      st->bucket_filled ? "bucket" : "key");
 	mb_json_set_num(setup, "load_ns", (double)load_ns);
 	mb_json_set_str(extra, "op", hash_op_name(st->op));
 	mb_json_set_str(extra, "path", hash_path_names[a->path]);
@@ -482,7 +327,8 @@ static void report_setup(struct mb_run *run, struct hash_state *st, uint64_t cre
 		mb_json_set_num(mim, "inner_maps", n);
 		mb_json_set_num(setup, "fill_keys", hash_op_fills(st->op) && !st->leaf->array ?
 							    (double)st->fill_count * n : 0);
-		mb_run_report_map_memory(run, "map", hash_user_fd(st, 0), a->max_entries);
+		mb_run_report_map_memory(run, "map", mb_cpu_maps_first(&st->mim_maps),
+					 a->max_entries);
 		mb_run_report_map_memory(run, "outer", st->mim_maps.outer_fd,
 					 (uint64_t)st->mim_maps.nr_outer);
 	} else {
@@ -521,6 +367,9 @@ static int plan_state(struct mb_run *run, struct hash_state *st)
 	st->leaf = hash_leaf_type(a);
 	st->mim = a->map_type->map_in_map;
 	st->map_fd = -1;
+	st->entries = (struct mb_entries){ .type = st->leaf, .key_size = a->key_size,
+					   .value_size = a->value_size, .key = MB_KEY_INDEX,
+					   .value = MB_VALUE_ZERO };
 	st->nr_producers = run->nr_producers;
 	st->ops_per_iter = st->op == HASH_MIXED ? 3 : 1;
 	st->src = hash_kernel_src(st->op, &a->key_dist);
@@ -574,26 +423,20 @@ int hash_setup(struct mb_run *run)
 		return err;
 	t0 = mb_now_ns();
 	err = load_object(run, st);
-	if (err && st->bucket_fill) {
-		/* A kernel that does not let programs read map fields: fill in key order. */
-		mb_debug("%s: no bucket-order fill: %s", run->bench->name, strerror(-err));
-		mb_verifier_log_clear();
-		hash_bpf__destroy(st->skel);
-		st->bucket_fill = false;
-		err = load_object(run, st);
-	}
-	load_ns = mb_now_ns() - t0;
 	if (err) {
 		char why[1024];
 
 		mb_explain_load_error(err, "cannot load the BPF programs", why, sizeof(why));
 		return mb_run_fail(run, err, "%s", why);
 	}
-	err = map_index_array(run, st);
+	err = open_filler(run, st);
+	load_ns = mb_now_ns() - t0;
+	if (!err)
+		err = map_index_array(run, st);
 	if (err)
 		return err;
 	for (int i = 0; i < MB_MAX_SLOTS; i++)
-		hash_key_pattern((uint8_t *)&st->skel->bss->mb_hash_keys[i], a->key_size);
+		mb_index_key_pattern(&st->skel->bss->mb_hash_keys[i], a->key_size);
 	err = fill_maps(run, st, &fill_ns);
 	if (!err)
 		err = write_streams(run, st);
@@ -612,6 +455,7 @@ void hash_teardown(struct mb_run *run)
 		return;
 	if (st->idx)
 		munmap(st->idx, st->idx_bytes);
+	mb_filler_close(st->filler);
 	hash_bpf__destroy(st->skel);
 	if (st->map_fd >= 0)
 		close(st->map_fd);

@@ -37,14 +37,6 @@ enum mb_hash_ret {
 	MB_HASH_RET_REFILL = 16,	/* MB_RET_BENCH: the producer's range is used up */
 };
 
-/* Context of the fill, empty and check programs (test_run ctx_in). */
-struct mb_hash_fill_args {
-	__u64 base;		/* first key index */
-	__u64 count;		/* keys */
-	__u64 slot;		/* key buffer to use (the calling producer's) */
-	__u64 outer_key;	/* map-in-map: which inner map */
-};
-
 /* A key index no stream produces (an index-array read that failed): it always misses. */
 #define MB_HASH_BAD_INDEX	0xffffffffu
 

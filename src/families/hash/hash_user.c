@@ -255,7 +255,7 @@ static int user_init(struct mb_run *run, struct mb_producer *p, struct user_prod
 	if (!u->keys || !u->values)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < batch; i++)
-		hash_key_pattern(u->keys + (size_t)i * a->key_size, a->key_size);
+		mb_index_key_pattern(u->keys + (size_t)i * a->key_size, a->key_size);
 	if (a->key_dist.kind == MB_DIST_SEQ) {
 		u->cursor = hash_op_wraps(op) ? u->s->start : 0;
 		return 0;

@@ -6,7 +6,6 @@
  * and producer, all in map operations per second of in-kernel time, with map_perf_test's
  * events per second and the map operations one event is.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -24,6 +23,8 @@
 #include "util/log.h"
 #include "map_perf.skel.h"
 #include "maps/maps.h"
+#include "drivers/map_fill.h"
+#include "drivers/map_report.h"
 #include "sys/probe.h"
 #include "core/runner.h"
 #include "util/stats.h"
@@ -97,24 +98,6 @@ static int mp_validate(struct mb_run *run)
 
 /* ---- setup ---- */
 
-static int cpu_node(int cpu)
-{
-	char path[64];
-	struct dirent *d;
-	int node = 0;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
-	dir = opendir(path);
-	if (!dir)
-		return 0;
-	while ((d = readdir(dir)))
-		if (sscanf(d->d_name, "node%d", &node) == 1)
-			break;
-	closedir(dir);
-	return node;
-}
-
 static struct bpf_map *test_map(struct map_perf_bpf *skel, int t)
 {
 	struct bpf_map *maps[MP_NR] = {
@@ -127,81 +110,93 @@ static struct bpf_map *test_map(struct map_perf_bpf *skel, int t)
 	return maps[t];
 }
 
-/* Test 9's inner map for @cpu: an LRU hash on the CPU's node. */
-static int create_inner_lru(struct mb_run *run, int cpu, void *ctx)
-{
-	const uint32_t *entries = ctx;
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NUMA_NODE,
-		    .numa_node = (__u32)cpu_node(cpu));
-	int fd = bpf_map_create(BPF_MAP_TYPE_LRU_HASH, "mb_mp_inner", 4, 8, *entries, &opts);
-
-	if (fd < 0)
-		return mb_run_fail(run, -errno, "cannot create CPU %d's inner LRU map: %s", cpu,
-				   strerror(errno));
-	return fd;
-}
-
 /* Test 9's maps: one inner LRU hash per online CPU, on its node, in an array of maps. */
 static int create_inner_maps(struct mb_run *run, struct mp_state *st)
 {
-	int err = mb_cpu_maps_create(run, &st->inner, BPF_MAP_TYPE_ARRAY_OF_MAPS, "mb_mp_outer",
-				     "array of maps", create_inner_lru,
-				     &st->entries[MP_INNER_LRU_HASH_PREALLOC]);
+	struct mb_map_desc outer = { .type = mb_map_type_by_type(BPF_MAP_TYPE_ARRAY_OF_MAPS),
+				     .name = "mb_mp_outer" };
+	struct mb_map_desc inner = { .type = mb_map_type_by_type(BPF_MAP_TYPE_LRU_HASH),
+				     .name = "mb_mp_inner", .key_size = 4, .value_size = 8,
+				     .max_entries = st->entries[MP_INNER_LRU_HASH_PREALLOC],
+				     .flags = BPF_F_NUMA_NODE, .numa_node = MB_NUMA_OF_CPU };
+	int err = mb_cpu_maps_create(run, &st->inner, &outer, &inner);
 
 	return err ? err : bpf_map__reuse_fd(st->skel->maps.mb_mp_outer, st->inner.outer_fd);
+}
+
+/* Test 6's trie: 192.168.0.1/32 (the lookups' prefix) and up to 512 random prefixes. */
+static int fill_lpm(struct mb_run *run, struct mp_state *st, int fd)
+{
+	const struct mp_args *a = run->args;
+	uint32_t room = st->entries[MP_LPM_KMALLOC] - 1, n = room < 512 ? room : 512;
+	struct { uint32_t prefixlen, addr; } *k = calloc(n + 1, sizeof(*k));
+	struct mb_entries e = { .type = mb_map_type_by_type(BPF_MAP_TYPE_LPM_TRIE),
+				.key_size = sizeof(*k), .value_size = 8, .key = MB_KEY_GIVEN,
+				.value = MB_VALUE_INDEX, .keys = k };
+	struct mb_fill_result r;
+	struct mb_rng rng;
+	int err;
+
+	if (!k)
+		return mb_run_fail(run, -ENOMEM, "out of memory");
+	k[0].prefixlen = 32;
+	k[0].addr = __builtin_bswap32(0xc0a80001);
+	mb_rng_seed(&rng, a->seed);
+	for (uint32_t i = 1; i <= n; i++) {
+		k[i].prefixlen = (uint32_t)mb_rng_below(&rng, 33);
+		k[i].addr = (uint32_t)mb_rng_next(&rng);
+	}
+	/* A duplicate prefix replaces the old one: fine, the trie is the point. */
+	err = mb_map_fill(&(struct mb_fill){ .fd = fd, .e = &e, .count = n + 1,
+					     .method = MB_FILL_SINGLE }, &r);
+	free(k);
+	return err ? mb_run_fail(run, err, "cannot fill the LPM trie: %s", strerror(-err)) : 0;
+}
+
+/* Test 10's map: keys 0..n-1, every one still there after the fill (an LRU map may evict). */
+static int fill_lru(struct mb_run *run, int fd, uint32_t n)
+{
+	struct mb_entries e = { .type = mb_map_type_by_type(BPF_MAP_TYPE_LRU_HASH), .key_size = 4,
+				.value_size = 8, .key = MB_KEY_INDEX, .value = MB_VALUE_ZERO };
+	struct mb_fill f = { .fd = fd, .e = &e, .count = n, .method = MB_FILL_BATCH };
+	struct mb_fill_result r;
+	int err = mb_map_fill(&f, &r);
+
+	if (!err) {
+		f.method = MB_FILL_SINGLE;
+		err = mb_map_check(&f, &r);
+	}
+	if (!err && r.failed)
+		err = -ENOSPC;
+	if (err)
+		return mb_run_fail(run, err, "cannot fill lru_hash_lookup's map with %u keys: %s",
+				   n, strerror(-err));
+	return 0;
 }
 
 /* The map contents the lookup tests expect (map_perf_test filled the wrong LPM map). */
 static int fill_maps(struct mb_run *run, struct mp_state *st)
 {
-	const struct mp_args *a = run->args;
 	struct map_perf_bpf *skel = st->skel;
-	uint64_t one = 1;
-	uint32_t key = 1;
+	struct mb_entries one = { .type = mb_map_type_by_type(BPF_MAP_TYPE_HASH), .key_size = 4,
+				  .value_size = 8, .key = MB_KEY_INDEX, .value = MB_VALUE_INDEX };
+	struct mb_fill_result r = { 0 };
+	int err = 0;
 
-	if ((st->mask & (1u << MP_HASH_LOOKUP)) &&
-	    bpf_map_update_elem(bpf_map__fd(skel->maps.mb_mp_hash_lk), &key, &one, BPF_NOEXIST))
-		return mb_run_fail(run, -errno, "cannot insert key 1: %s", strerror(errno));
-	if (st->mask & (1u << MP_LPM_KMALLOC)) {
-		int fd = bpf_map__fd(skel->maps.mb_mp_lpm);
-		uint32_t room = st->entries[MP_LPM_KMALLOC] - 1, n = room < 512 ? room : 512;
-		struct { uint32_t prefixlen, addr; } k = { 32, __builtin_bswap32(0xc0a80001) };
-		struct mb_rng rng;
-
-		if (bpf_map_update_elem(fd, &k, &one, BPF_ANY))
-			return mb_run_fail(run, -errno, "cannot insert 192.168.0.1/32: %s",
-					   strerror(errno));
-		mb_rng_seed(&rng, a->seed);
-		for (uint32_t i = 0; i < n; i++) {
-			k.prefixlen = (uint32_t)mb_rng_below(&rng, 33);
-			k.addr = (uint32_t)mb_rng_next(&rng);
-			/* A duplicate prefix replaces the old one: fine, the trie is the point. */
-			if (bpf_map_update_elem(fd, &k, &one, BPF_ANY))
-				return mb_run_fail(run, -errno, "cannot fill the LPM trie: %s",
-						   strerror(errno));
-		}
-	}
-	if (st->mask & (1u << MP_LRU_HASH_LOOKUP)) {
-		int fd = bpf_map__fd(skel->maps.mb_mp_lru_lk);
-		uint32_t n = skel->rodata->mb_mp_lookup_entries, *keys = malloc(4ULL * n), cnt = n;
-		uint64_t *vals = calloc(n, sizeof(*vals));
-		int err = 0;
-
-		for (uint32_t i = 0; keys && i < n; i++)
-			keys[i] = i;
-		if (!keys || !vals || bpf_map_update_batch(fd, keys, vals, &cnt, NULL))
-			err = keys && vals ? -errno : -ENOMEM;
-		/* An LRU map may evict while it fills: every looked-up key must be there. */
-		for (uint32_t i = 0; !err && i < n; i++)
-			if (bpf_map_lookup_elem(fd, &keys[i], &vals[0]))
-				err = -ENOSPC;
-		free(keys);
-		free(vals);
-		if (err)
-			return mb_run_fail(run, err, "cannot fill lru_hash_lookup's map with %u keys: %s",
-					   n, strerror(-err));
-	}
-	return 0;
+	/* Key 1, value 1. */
+	if (st->mask & (1u << MP_HASH_LOOKUP))
+		err = mb_map_fill(&(struct mb_fill){ .fd = bpf_map__fd(skel->maps.mb_mp_hash_lk),
+						     .e = &one, .first = 1, .count = 1,
+						     .method = MB_FILL_SINGLE, .noexist = true }, &r);
+	if (err || r.failed)
+		return mb_run_fail(run, err ? err : -EEXIST, "cannot insert key 1: %s",
+				   strerror(err ? -err : EEXIST));
+	if (st->mask & (1u << MP_LPM_KMALLOC))
+		err = fill_lpm(run, st, bpf_map__fd(skel->maps.mb_mp_lpm));
+	if (!err && (st->mask & (1u << MP_LRU_HASH_LOOKUP)))
+		err = fill_lru(run, bpf_map__fd(skel->maps.mb_mp_lru_lk),
+			       skel->rodata->mb_mp_lookup_entries);
+	return err;
 }
 
 /* Load the selected tests' programs and maps only, each map at its test's size. */

@@ -11,6 +11,7 @@
 
 #include "core/bench.h"
 #include "maps/maps.h"
+#include "drivers/map_create.h"
 
 enum mp_test {
 	MP_HASH_PREALLOC,

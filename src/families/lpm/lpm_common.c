@@ -11,11 +11,14 @@
 #include "util/log.h"
 #include "lpm_trie.h"
 #include "maps/maps.h"
+#include "drivers/map_create.h"
+#include "drivers/map_fill.h"
+#include "drivers/map_report.h"
 #include "sys/probe.h"
 #include "core/runner.h"
 
 /* Entries per batch syscall: bounds the time before a stop or a signal is noticed. */
-#define BATCH 65536
+#define LPM_BATCH 65536
 
 static const char *const key_bits_names[] = { "32", "128", NULL };
 static const char *const dist_names[] = { "fixed", "mixed", NULL };
@@ -88,101 +91,61 @@ int lpm_keys_init(struct mb_run *run, struct lpm_keys *k)
 	if (err)
 		return mb_run_fail(run, err, "cannot build the keys: %s", why);
 	k->keys = malloc(nr * k->ks.key_size);
-	k->vals = malloc(nr * sizeof(*k->vals));
-	if (!k->keys || !k->vals) {
-		lpm_keys_free(k);
+	if (!k->keys)
 		return mb_run_fail(run, -ENOMEM, "out of memory for the keys of %zu entries (%zu MiB)",
-				   nr, nr * (k->ks.key_size + sizeof(*k->vals)) >> 20);
-	}
+				   nr, nr * k->ks.key_size >> 20);
 	mb_lpm_keys_fill(&k->ks, 0, a->nr_entries, k->keys);
-	for (size_t i = 0; i < nr; i++)
-		k->vals[i] = (uint32_t)i;
+	k->e = (struct mb_entries){ .type = mb_map_type_by_type(BPF_MAP_TYPE_LPM_TRIE),
+				    .key_size = k->ks.key_size, .value_size = sizeof(uint32_t),
+				    .key = MB_KEY_GIVEN, .value = MB_VALUE_INDEX, .keys = k->keys };
 	return 0;
 }
 
 void lpm_keys_free(struct lpm_keys *k)
 {
 	free(k->keys);
-	free(k->vals);
 	k->keys = NULL;
-	k->vals = NULL;
 }
 
 int lpm_trie_create(const struct lpm_keys *k, const char *name)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NO_PREALLOC);
-	int fd = bpf_map_create(BPF_MAP_TYPE_LPM_TRIE, name, k->ks.key_size, sizeof(uint32_t),
-				k->ks.nr_entries, &opts);
+	struct mb_map_desc d = { .type = k->e.type, .name = name, .key_size = k->ks.key_size,
+				 .value_size = k->e.value_size, .max_entries = k->ks.nr_entries,
+				 .flags = BPF_F_NO_PREALLOC };
 
-	return fd < 0 ? -errno : fd;
+	return mb_map_create(&d);
 }
 
-static bool stopped(const struct mb_run *run)
+static bool stopped(void *ctx)
 {
+	const struct mb_run *run = ctx;
+
 	return mb_interrupted() || (run && mb_run_should_stop(run));
 }
 
-static const void *key_at(const struct lpm_keys *k, size_t i)
+/* Every entry, LPM_BATCH at a time, checking for a stop between the calls. */
+static struct mb_fill every_entry(int fd, const struct lpm_keys *k, const struct mb_run *run)
 {
-	return (const char *)k->keys + i * k->ks.key_size;
-}
-
-/* Insert entries @i..@i+@n-1 in one call. */
-static int update_batch(int fd, const struct lpm_keys *k, uint32_t i, uint32_t n)
-{
-	LIBBPF_OPTS(bpf_map_batch_opts, opts);	/* elem_flags 0: BPF_ANY */
-	uint32_t count = n;
-
-	if (bpf_map_update_batch(fd, key_at(k, i), k->vals + i, &count, &opts))
-		return -errno;
-	return count == n ? 0 : -EIO;
-}
-
-/* Delete entries @i..@i+@n-1 in one call, or one by one past a missing key. */
-static int delete_batch(int fd, const struct lpm_keys *k, uint32_t i, uint32_t n)
-{
-	LIBBPF_OPTS(bpf_map_batch_opts, opts);
-	uint32_t count = n;
-
-	if (!bpf_map_delete_batch(fd, key_at(k, i), &count, &opts))
-		return 0;
-	if (errno != ENOENT)
-		return -errno;
-	/*
-	 * A key is missing (an insert failed and was counted as an error): the batch stopped
-	 * there. Delete the rest one by one, skipping the missing ones.
-	 */
-	for (uint32_t j = count; j < n; j++)
-		if (bpf_map_delete_elem(fd, key_at(k, (size_t)i + j)) && errno != ENOENT)
-			return -errno;
-	return 0;
-}
-
-/* Every entry, BATCH at a time, checking for a stop between the calls. */
-static int for_each_batch(int fd, const struct lpm_keys *k, const struct mb_run *run,
-			  int (*op)(int fd, const struct lpm_keys *k, uint32_t i, uint32_t n))
-{
-	for (uint32_t i = 0; i < k->ks.nr_entries; i += BATCH) {
-		uint32_t n = k->ks.nr_entries - i < BATCH ? k->ks.nr_entries - i : BATCH;
-		int err;
-
-		if (stopped(run))
-			return -EINTR;
-		err = op(fd, k, i, n);
-		if (err)
-			return err;
-	}
-	return 0;
+	return (struct mb_fill){ .fd = fd, .e = &k->e, .count = k->ks.nr_entries,
+				 .method = MB_FILL_BATCH, .chunk = LPM_BATCH, .stop = stopped,
+				 .stop_ctx = (void *)run };
 }
 
 int lpm_trie_fill(int fd, const struct lpm_keys *k, const struct mb_run *run)
 {
-	return for_each_batch(fd, k, run, update_batch);
+	struct mb_fill f = every_entry(fd, k, run);
+	struct mb_fill_result r;
+
+	return mb_map_fill(&f, &r);
 }
 
 int lpm_trie_empty(int fd, const struct lpm_keys *k, const struct mb_run *run)
 {
-	return for_each_batch(fd, k, run, delete_batch);
+	struct mb_fill f = every_entry(fd, k, run);
+	struct mb_fill_result r;
+
+	/* A key is missing where an insert failed and was counted as an error: passed over. */
+	return mb_map_empty(&f, &r);
 }
 
 int lpm_fill_failed(struct mb_run *run, int err)

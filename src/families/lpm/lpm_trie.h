@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/bench.h"
+#include "drivers/map_entries.h"
 #include "lpm_keys.h"
 #include "sys/memcg.h"
 
@@ -38,7 +39,7 @@ extern const struct mb_opt lpm_free_opts[];	/* free: the same and --free_method 
 struct lpm_keys {
 	struct mb_lpm_keyset ks;
 	void *keys;		/* nr_entries keys, ks.key_size bytes each */
-	uint32_t *vals;		/* value of entry i: i (what the lookups check) */
+	struct mb_entries e;	/* those keys; the value of entry i is i (what the lookups check) */
 };
 
 uint32_t lpm_key_bits(const struct lpm_args *a);

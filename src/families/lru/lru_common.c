@@ -24,6 +24,9 @@
 #include "lru_text.h"
 #include "sys/probe.h"
 #include "maps/maps.h"
+#include "drivers/map_create.h"
+#include "drivers/map_report.h"
+#include "drivers/map_walk.h"
 #include "core/runner.h"
 
 const char *const lru_map_type_names[] = { "lru_hash", "lru_percpu_hash", NULL };
@@ -72,67 +75,52 @@ uint32_t lru_map_entries(uint32_t flags, uint32_t per_task, uint32_t nr_tasks)
 
 static int create_plain(struct mb_run *run, struct lru_map *m)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = m->v.flags);
-	char what[96], why[256];
+	struct mb_map_desc d = { .type = mb_map_type_by_type(m->v.type), .name = "mb_lru",
+				 .key_size = sizeof(uint64_t), .value_size = sizeof(uint64_t),
+				 .max_entries = m->max_entries, .flags = m->v.flags };
+	char what[96];
 
-	m->fd = bpf_map_create(m->v.type, "mb_lru", sizeof(uint64_t), sizeof(uint64_t),
-			       m->max_entries, &opts);
-	if (m->fd < 0) {
-		int err = -errno;
-
-		snprintf(what, sizeof(what), "cannot create the %s map (%u entries, %s)",
-			 lru_type_name(m->v.type), m->max_entries, lru_flags_label(m->v.flags));
-		mb_explain_map_create(err, what, why, sizeof(why));
-		return mb_run_fail(run, err, "%s", why);
-	}
-	return 0;
+	snprintf(what, sizeof(what), "cannot create the %s map (%u entries, %s)",
+		 lru_type_name(m->v.type), m->max_entries, lru_flags_label(m->v.flags));
+	m->fd = mb_run_map_create(run, &d, what);
+	return m->fd < 0 ? m->fd : 0;
 }
 
+/* The map (create_plain), handed to the replay program with its operations array. */
 static int create_with_prog(struct mb_run *run, struct lru_map *m, size_t nr_ops)
 {
 	struct lru_bpf *skel;
+	char why[1024];
 	size_t len;
 	void *mem;
 	int err;
 
 	if (nr_ops > UINT32_MAX)
 		return mb_run_fail(run, -E2BIG, "%zu operations do not fit in one array map", nr_ops);
-	skel = lru_bpf__open();
+	err = create_plain(run, m);
+	if (err)
+		return err;
+	m->skel = skel = lru_bpf__open();
 	if (!skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
 	/* Not an instrumented bench (one shot, no reference): it picks the loop kind itself. */
 	mb_loop_prepare(skel->skeleton, mb_loop_kind_pick(run->env->loop, &run->loop));
-	bpf_map__set_type(skel->maps.mb_lru_map, m->v.type);
-	bpf_map__set_map_flags(skel->maps.mb_lru_map, m->v.flags);
-	bpf_map__set_max_entries(skel->maps.mb_lru_map, m->max_entries);
 	bpf_map__set_max_entries(skel->maps.mb_lru_ops, nr_ops ? (uint32_t)nr_ops : 1);
-	err = lru_bpf__load(skel);
+	err = bpf_map__reuse_fd(skel->maps.mb_lru_map, m->fd);
+	if (!err)
+		err = lru_bpf__load(skel);
 	if (err) {
-		char what[96], why[256];
-
-		lru_bpf__destroy(skel);
-		if (err == -EPERM || err == -E2BIG || err == -ENOMEM) {
-			snprintf(what, sizeof(what), "cannot create the %s map (%u entries, %s)",
-				 lru_type_name(m->v.type), m->max_entries,
-				 lru_flags_label(m->v.flags));
-			mb_explain_map_create(err, what, why, sizeof(why));
-			return mb_run_fail(run, err, "%s", why);
-		}
-		return mb_run_fail(run, err, "cannot load the replay program: %s (-v shows the verifier log)",
-				   strerror(-err));
+		mb_explain_load_error(err, "cannot load the replay program", why, sizeof(why));
+		return mb_run_fail(run, err, "%s", why);
 	}
 	len = (nr_ops ? nr_ops : 1) * sizeof(uint64_t);
 	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
 		   bpf_map__fd(skel->maps.mb_lru_ops), 0);
-	if (mem == MAP_FAILED) {
-		err = -errno;
-		lru_bpf__destroy(skel);
-		return mb_run_fail(run, err, "cannot mmap the operations array: %s", strerror(-err));
-	}
-	m->skel = skel;
+	if (mem == MAP_FAILED)
+		return mb_run_fail(run, -errno, "cannot mmap the operations array: %s",
+				   strerror(errno));
 	m->ops = mem;
 	m->ops_len = nr_ops;
-	m->fd = bpf_map__fd(skel->maps.mb_lru_map);
 	return 0;
 }
 
@@ -140,6 +128,7 @@ int lru_map_create(struct mb_run *run, struct lru_map *m, const struct lru_varia
 		   uint32_t max_entries, enum lru_access access, size_t nr_ops)
 {
 	int possible = libbpf_num_possible_cpus();
+	int err;
 
 	memset(m, 0, sizeof(*m));
 	m->fd = -1;
@@ -148,8 +137,13 @@ int lru_map_create(struct mb_run *run, struct lru_map *m, const struct lru_varia
 	m->access = access;
 	if (possible < 1)
 		return mb_run_fail(run, possible, "cannot read the number of possible CPUs");
-	m->nr_values = v->type == BPF_MAP_TYPE_LRU_PERCPU_HASH ? (size_t)possible : 1;
-	return access == LRU_ACCESS_BPF ? create_with_prog(run, m, nr_ops) : create_plain(run, m);
+	m->nr_values = mb_map_value_bytes(mb_map_type_by_type(v->type), sizeof(uint64_t)) /
+		       sizeof(uint64_t);
+	err = access == LRU_ACCESS_BPF ? create_with_prog(run, m, nr_ops) : create_plain(run, m);
+	/* What was made before a failure goes, as if nothing was. */
+	if (err)
+		lru_map_destroy(m);
+	return err;
 }
 
 void lru_map_destroy(struct lru_map *m)
@@ -158,7 +152,7 @@ void lru_map_destroy(struct lru_map *m)
 		munmap(m->ops, (m->ops_len ? m->ops_len : 1) * sizeof(uint64_t));
 	if (m->skel)
 		lru_bpf__destroy(m->skel);
-	else if (m->fd >= 0)
+	if (m->fd >= 0)
 		close(m->fd);
 	memset(m, 0, sizeof(*m));
 	m->fd = -1;
@@ -176,27 +170,37 @@ int lru_map_has(const struct lru_map *m, uint64_t key)
 	return ret;
 }
 
+struct count_ctx {
+	uint64_t stride;
+	int nr_tasks;
+	uint64_t *per_task;
+};
+
+/* A key of the walk: its task's count. */
+static int count_key(const void *key, const void *value, void *ctx)
+{
+	const struct count_ctx *c = ctx;
+	uint64_t k, t;
+
+	(void)value;
+	memcpy(&k, key, sizeof(k));
+	t = c->stride ? k / c->stride : 0;
+	if (c->per_task && t < (uint64_t)c->nr_tasks)
+		c->per_task[t]++;
+	return 0;
+}
+
 int lru_map_count(const struct lru_map *m, uint64_t stride, int nr_tasks, uint64_t *total,
 		  uint64_t *per_task)
 {
-	/*
-	 * An absent key (every replayed key is below 2^62) makes the kernel start at the first
-	 * key, as a NULL key would, without a NULL that valgrind's bpf() model rejects.
-	 */
-	uint64_t key = UINT64_MAX, next;
+	struct count_ctx c = { .stride = stride, .nr_tasks = nr_tasks, .per_task = per_task };
+	struct mb_walk w = { .fd = m->fd, .type = (int)m->v.type, .key_size = sizeof(uint64_t),
+			     .value_bytes = m->nr_values * sizeof(uint64_t), .fn = count_key,
+			     .ctx = &c };
 
-	*total = 0;
 	if (per_task)
 		memset(per_task, 0, (size_t)nr_tasks * sizeof(*per_task));
-	while (!bpf_map_get_next_key(m->fd, &key, &next)) {
-		uint64_t t = stride ? next / stride : 0;
-
-		(*total)++;
-		if (per_task && t < (uint64_t)nr_tasks)
-			per_task[t]++;
-		key = next;
-	}
-	return errno == ENOENT ? 0 : -errno;
+	return mb_map_walk_keys(&w, total);
 }
 
 /* ---- tasks ---- */

@@ -25,6 +25,7 @@
 #include "util/json.h"
 #include "util/log.h"
 #include "maps/maps.h"
+#include "drivers/map_report.h"
 #include "mem.h"
 #include "sys/probe.h"
 #include "core/runner.h"

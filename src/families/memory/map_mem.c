@@ -20,6 +20,7 @@
 #include "core/bench.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "drivers/map_create.h"
 #include "map_mem.h"
 #include "maps/maps.h"
 #include "mem.h"
@@ -342,10 +343,8 @@ static int map_mem_validate(struct mb_run *run)
 		if (t->stream)
 			continue;	/* nothing is inserted */
 		/* Distinct keys need enough key bytes (sizes only: no buffers yet). */
-		l = (struct mm_layout){ .t = t, .key_size = t->array ? 4 :
-			t->type == BPF_MAP_TYPE_LPM_TRIE ? 4 + a->key_size :
-			t->type == BPF_MAP_TYPE_BLOOM_FILTER ? 0 : a->key_size };
-		if (!mm_keys_fit(&l, nr_to_insert(a, largest)))
+		mm_layout_sizes(&l, t, a->key_size, a->value_size, 0, -1);
+		if (!mb_entries_fit(&l.e, nr_to_insert(a, largest)))
 			return mb_run_usage(run, "--key_size %u: %s keys of %u bytes give %llu distinct keys, fewer than the %u entries to insert",
 					    a->key_size, t->name, a->key_size,
 					    1ULL << (8 * a->key_size), nr_to_insert(a, largest));
@@ -418,6 +417,13 @@ static bool phase_tick(void)
 			phase_draw();
 	}
 	return mb_interrupted();
+}
+
+/* The same as the stop callback of a fill, an empty or a walk. */
+static bool phase_stop(void *ctx)
+{
+	(void)ctx;
+	return phase_tick();
 }
 
 static void phase_clear(void)
@@ -538,7 +544,7 @@ static void count_entries(struct mm_layout *l, int fd, uint32_t max_entries, str
 	phase(0, 0, "map-mem: %s, %u entries: counting", l->t->name, max_entries);
 	if (l->t->array && !l->t->map_in_map)
 		r->entries = max_entries;
-	else if (l->t->lru && mm_count(l, fd, &r->entries, phase_tick))
+	else if (l->t->lru && mm_count(l, fd, &r->entries, phase_stop))
 		r->entries = r->nr;
 	else if (!l->t->lru)
 		r->entries = r->nr;
@@ -551,14 +557,21 @@ static void measure_delete(struct mb_run *run, struct mm_state *st, struct mm_la
 			   uint32_t max_entries, struct mm_row *r,
 			   const struct mb_memcg_usage *base, uint64_t slack)
 {
+	struct mb_fill_result res;
 	struct mb_memcg_usage u;
+	struct mb_fill f;
 	uint64_t t0;
 	int err;
 
-	phase(r->nr, l->chunk, "map-mem: %s, %u entries: deleting", l->t->name, max_entries);
+	phase(r->nr, l->e.chunk, "map-mem: %s, %u entries: deleting", l->t->name, max_entries);
+	f = mm_request(l, fd, r->nr, phase_stop);
 	t0 = mb_now_ns();
-	err = mm_delete(l, fd, r->nr, &r->delete_batched, phase_tick);
+	err = mb_map_empty(&f, &res);
 	r->delete_ms = (double)(mb_now_ns() - t0) / 1e6;
+	r->delete_batched = res.method == MB_FILL_BATCH;
+	/* Only an LRU map may have lost keys before (evicted). */
+	if (!err && res.failed && !l->t->lru)
+		err = -ENOENT;
 	r->can_delete = err != -EOPNOTSUPP;
 	if (!r->can_delete) {
 		r->delete_ms = NAN;
@@ -584,6 +597,8 @@ static void measure(struct mb_run *run, struct mm_state *st, struct mm_layout *l
 	struct mb_memcg_usage base = {}, u;
 	uint64_t t0, slack = row_begin(st, max_entries, nr_to_insert(run->args, max_entries), r,
 				       &base);
+	struct mb_fill_result res;
+	struct mb_fill f;
 	double percpu0;
 	int fd, err;
 
@@ -605,9 +620,11 @@ static void measure(struct mb_run *run, struct mm_state *st, struct mm_layout *l
 	if (r->fill_reason)
 		goto close;
 
-	phase(r->nr, l->chunk, "map-mem: %s, %u entries: filling", l->t->name, max_entries);
+	phase(r->nr, l->e.chunk, "map-mem: %s, %u entries: filling", l->t->name, max_entries);
+	f = mm_request(l, fd, r->nr, phase_stop);
 	t0 = mb_now_ns();
-	err = mm_fill(l, fd, r->nr, &r->fill_batched, phase_tick);
+	err = mb_map_fill(&f, &res);
+	r->fill_batched = res.method == MB_FILL_BATCH;
 	r->fill_ms = (double)(mb_now_ns() - t0) / 1e6;
 	if (err) {
 		row_fail(st, r, err, "filling the map");
@@ -734,8 +751,8 @@ static struct mb_json *type_json(const struct mm_layout *l)
 	char flags[128];
 
 	mb_map_flags_format(l->flags, flags, sizeof(flags));
-	mb_json_set_num(o, "key_size", l->key_size);
-	mb_json_set_num(o, "value_size", l->value_size);
+	mb_json_set_num(o, "key_size", l->e.key_size);
+	mb_json_set_num(o, "value_size", l->e.value_size);
 	mb_json_set_bool(o, "percpu", l->t->percpu);
 	mb_json_set(o, "percpu_values_charged", l->t->percpu ?
 		    mb_json_bool(mm_percpu_charged(l)) : mb_json_null());
@@ -754,7 +771,6 @@ static int map_mem_setup(struct mb_run *run)
 	struct mm_state *st = calloc(1, sizeof(*st));
 	struct mb_json *mc;
 	bool inner = false;
-	char why[256];
 
 	if (!st)
 		return -ENOMEM;
@@ -766,12 +782,14 @@ static int map_mem_setup(struct mb_run *run)
 		inner |= (a->types & (1u << i)) && mb_map_types[i].map_in_map;
 	/* Made before any measurement's cgroup exists, so no row is charged for it. */
 	if (inner) {
-		st->inner_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "mb_mem_inner", 4, 4, 1, NULL);
-		if (st->inner_fd < 0) {
-			mb_explain_map_create(-errno, "creating the inner map for map-in-map types",
-					      why, sizeof(why));
-			return mb_run_fail(run, -errno, "%s", why);
-		}
+		struct mb_map_desc d = { .type = mb_map_type_by_type(BPF_MAP_TYPE_ARRAY),
+					 .name = "mb_mem_inner", .key_size = 4, .value_size = 4,
+					 .max_entries = 1 };
+
+		st->inner_fd = mb_run_map_create(run, &d,
+						 "creating the inner map for map-in-map types");
+		if (st->inner_fd < 0)
+			return st->inner_fd;
 	}
 	st->memcg_ok = !mb_memcg_detect_self(&st->site, st->memcg_why, sizeof(st->memcg_why));
 	/* A trial cgroup: whether one can be made and joined is checked once, up front. */

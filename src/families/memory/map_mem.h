@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "maps/maps.h"
+#include "drivers/map_fill.h"
 
 struct mb_json;
 struct mb_text_style;
@@ -17,20 +18,25 @@ struct mb_text_style;
 /* How keys and values of one map type look, and the buffers that carry them. */
 struct mm_layout {
 	const struct mb_map_type_info *t;
-	uint32_t key_size;	/* as the kernel sees it: lpm_trie 4 + data, bloom_filter 0 */
-	uint32_t value_size;	/* per CPU for per-CPU maps */
-	uint32_t stride;	/* bytes of one value in user buffers (per-CPU: all CPUs) */
 	uint32_t flags;
 	int inner_fd;		/* map-in-map: the inner map every slot points to */
-	uint32_t chunk;		/* entries per buffer, per batch call */
-	void *keys, *values;
+	/*
+	 * Key and value sizes as the kernel sees them (lpm_trie 4 + data, bloom_filter no key;
+	 * per-CPU values per CPU), what the fill inserts, the buffers of one batch.
+	 */
+	struct mb_entries e;
 };
 
 /*
  * Sizes and flags of @t from the options: arrays take 4-byte index keys, map-in-map 4-byte fd
  * values, lpm_trie @key_size data bytes after its prefix length (and BPF_F_NO_PREALLOC), the
- * bloom filter no key; @flags keeps only what the type takes. Allocates and touches the
- * buffers, so that filling later allocates nothing in user space. 0 or -errno.
+ * bloom filter no key; @flags keeps only what the type takes.
+ */
+void mm_layout_sizes(struct mm_layout *l, const struct mb_map_type_info *t, uint32_t key_size,
+		     uint32_t value_size, uint32_t flags, int inner_fd);
+/*
+ * The same, and allocates and touches the buffers, so that filling later allocates nothing
+ * in user space. 0 or -errno.
  */
 int mm_layout_init(struct mm_layout *l, const struct mb_map_type_info *t, uint32_t key_size,
 		   uint32_t value_size, uint32_t flags, int inner_fd);
@@ -61,19 +67,12 @@ uint32_t mm_ring_size(uint32_t bytes);
 /* Create the map: an fd or -errno. */
 int mm_create(const struct mm_layout *l, uint32_t max_entries);
 /*
- * Insert keys 0..nr-1 (batches where the type has them). @batched says which way. Between
- * batches @stop() may end it with -EINTR.
+ * A fill or an empty (mb_map_fill, mb_map_empty) of keys 0..nr-1, in batches where the type
+ * has them. Between batches @stop() may end it with -EINTR.
  */
-int mm_fill(struct mm_layout *l, int fd, uint32_t nr, bool *batched, bool (*stop)(void));
-/*
- * Delete keys 0..nr-1. -EOPNOTSUPP when the type has no delete, or (map-in-map) no batch
- * delete, since every single delete there waits for an RCU grace period.
- */
-int mm_delete(struct mm_layout *l, int fd, uint32_t nr, bool *batched, bool (*stop)(void));
+struct mb_fill mm_request(struct mm_layout *l, int fd, uint32_t nr, bool (*stop)(void *ctx));
 /* Entries in the map (by iteration): LRU maps may have evicted some. */
-int mm_count(struct mm_layout *l, int fd, uint64_t *n, bool (*stop)(void));
-/* Whether the type can hold @nr distinct keys of its key size. */
-bool mm_keys_fit(const struct mm_layout *l, uint64_t nr);
+int mm_count(struct mm_layout *l, int fd, uint64_t *n, bool (*stop)(void *ctx));
 
 /* Tables from the result's JSON: a type's header, one row, the legend (map_mem_text.c). */
 void mm_print_header(FILE *f, const char *type, const struct mb_json *tj,

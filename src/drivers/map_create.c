@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include "core/bench.h"
+#include "core/env.h"
+#include "util/cpuset.h"
+#include "map_create.h"
+
+int mb_map_create(const struct mb_map_desc *d)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = d->flags, .map_extra = d->map_extra);
+	int fd;
+
+	if (d->type->map_in_map)
+		opts.inner_map_fd = (__u32)d->inner_fd;
+	if (d->flags & BPF_F_NUMA_NODE)
+		opts.numa_node = (__u32)(d->numa_node > 0 ? d->numa_node : 0);
+	fd = bpf_map_create((enum bpf_map_type)d->type->type, d->name, d->key_size, d->value_size,
+			    d->max_entries, &opts);
+	return fd < 0 ? -errno : fd;
+}
+
+int mb_run_map_create(struct mb_run *run, const struct mb_map_desc *d, const char *what)
+{
+	char why[512], deflt[160];
+	int fd = mb_map_create(d);
+
+	if (fd >= 0)
+		return fd;
+	if (!what) {
+		snprintf(deflt, sizeof(deflt), "cannot create the %s map (%u entries of %u + %u bytes)",
+			 d->type->name, d->max_entries, d->key_size, d->value_size);
+		what = deflt;
+	}
+	mb_explain_map_create(fd, what, why, sizeof(why));
+	return mb_run_fail(run, fd, "%s", why);
+}
+
+/* The NUMA node of @cpu, from sysfs (0 where it does not say). */
+static int cpu_node(int cpu)
+{
+	char path[64];
+	struct dirent *d;
+	int node = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)))
+		if (sscanf(d->d_name, "node%d", &node) == 1)
+			break;
+	closedir(dir);
+	return node;
+}
+
+static int create_inner(struct mb_run *run, const struct mb_map_desc *inner, int cpu)
+{
+	struct mb_map_desc d = *inner;
+	char what[192];
+
+	if (d.numa_node == MB_NUMA_OF_CPU)
+		d.numa_node = cpu_node(cpu);
+	snprintf(what, sizeof(what), "cannot create CPU %d's inner %s map (%u entries of %u + %u bytes)",
+		 cpu, d.type->name, d.max_entries, d.key_size, d.value_size);
+	return mb_run_map_create(run, &d, what);
+}
+
+int mb_cpu_maps_create(struct mb_run *run, struct mb_cpu_maps *m, const struct mb_map_desc *outer,
+		       const struct mb_map_desc *inner)
+{
+	const struct mb_cpuset *online = &run->env->online;
+	struct mb_map_desc od = *outer;
+	char what[128];
+	int last = -1;
+
+	m->outer_fd = -1;
+	for (int cpu = mb_cpuset_next(online, 0); cpu >= 0; cpu = mb_cpuset_next(online, cpu + 1))
+		last = cpu;
+	m->nr_outer = last + 1;
+	m->inner_fd = malloc(sizeof(int) * (size_t)m->nr_outer);
+	if (!m->inner_fd)
+		return mb_run_fail(run, -ENOMEM, "out of memory");
+	for (int i = 0; i < m->nr_outer; i++)
+		m->inner_fd[i] = -1;
+	for (int cpu = mb_cpuset_next(online, 0); cpu >= 0; cpu = mb_cpuset_next(online, cpu + 1)) {
+		int fd = create_inner(run, inner, cpu);
+
+		if (fd < 0)
+			return fd;
+		m->inner_fd[cpu] = fd;
+		od.inner_fd = fd;
+	}
+	od.key_size = od.value_size = 4;
+	od.max_entries = (uint32_t)m->nr_outer;
+	snprintf(what, sizeof(what), "cannot create the %s map", od.type->name);
+	m->outer_fd = mb_run_map_create(run, &od, what);
+	if (m->outer_fd < 0)
+		return m->outer_fd;
+	for (int cpu = 0; cpu < m->nr_outer; cpu++) {
+		uint32_t key = (uint32_t)cpu;
+
+		if (m->inner_fd[cpu] >= 0 &&
+		    bpf_map_update_elem(m->outer_fd, &key, &m->inner_fd[cpu], BPF_ANY))
+			return mb_run_fail(run, -errno, "cannot add CPU %d's inner map to the %s map: %s",
+					   cpu, od.type->name, strerror(errno));
+	}
+	return 0;
+}
+
+int mb_cpu_maps_first(const struct mb_cpu_maps *m)
+{
+	for (int cpu = 0; cpu < m->nr_outer; cpu++)
+		if (m->inner_fd[cpu] >= 0)
+			return m->inner_fd[cpu];
+	return -1;
+}
+
+void mb_cpu_maps_close(struct mb_cpu_maps *m)
+{
+	if (!m->inner_fd)
+		return;
+	if (m->outer_fd >= 0)
+		close(m->outer_fd);
+	for (int i = 0; i < m->nr_outer; i++)
+		if (m->inner_fd[i] >= 0)
+			close(m->inner_fd[i]);
+	free(m->inner_fd);
+	memset(m, 0, sizeof(*m));
+}
