@@ -32,6 +32,7 @@ struct mb_text_style;
 
 #define MB_MAX_PRODUCERS	256
 #define MB_MAX_METRICS		4
+#define MB_MAX_COUNTERS		4	/* a bench's own counters (struct mb_counter_desc) */
 
 /* Cumulative counters of one producer (or deltas of one sample). */
 struct mb_counters {
@@ -39,7 +40,7 @@ struct mb_counters {
 	uint64_t hits;		/* operations that found / did what they should */
 	uint64_t misses;	/* expected misses (the kernel's "drops") */
 	uint64_t errors;	/* operations that failed unexpectedly (counted in ops, reported) */
-	uint64_t false_hits;	/* bloom filter: "maybe" answers for absent values */
+	uint64_t counter[MB_MAX_COUNTERS];	/* the bench's own, as its .counters declare */
 	uint64_t kernel_ns;	/* in-kernel time of the measured loop */
 	uint64_t excluded_ns;	/* wall time spent on purpose outside the measurement (refills) */
 	uint64_t calls;		/* round trips into the kernel (test_run calls, syscalls) */
@@ -98,22 +99,59 @@ struct mb_metric_desc {
 	const char *unit;	/* e.g. "bytes" */
 };
 
+/*
+ * A count of the bench's own, kept beside ops and hits: counter[i] of struct mb_counters for
+ * the i-th descriptor. Producers add to it as to ops (the op loop's BPF: lc->counter[i]); like
+ * every counter it sums over producers and samples: a sample's and a producer's deltas, the
+ * run's total (summary.totals.counters.NAME), and its rate per second of the covered time,
+ * sample by sample (summary.counters.NAME, in UNIT/s).
+ */
+struct mb_counter_desc {
+	const char *name;	/* JSON key, e.g. "evens" */
+	const char *unit;	/* what one count is, e.g. "ops"; its rate is in "ops/s" */
+	const char *desc;	/* what it counts, one line (docs, --help of the figures) */
+};
+
+/* What a bench's headline rate counts (summary.throughput): docs/output.md. */
+enum mb_headline_count {
+	MB_HEADLINE_OPS,	/* its ops (the default) */
+	MB_HEADLINE_HITS,	/* its hits: what got through, not the attempts and drops */
+	MB_HEADLINE_COUNTER,	/* one of its own counters, .headline.counter */
+};
+
+/* Which figure of a bench is its headline, the one the noise verdict judges. */
+enum mb_headline_clock {
+	/* In-kernel ns/op where the op loop timed it, else the rate (the default). */
+	MB_HEADLINE_KERNEL_TIME,
+	/*
+	 * The rate over the producers' wall-clock time, though part of each op is timed in the
+	 * kernel (a trigger path, records another thread must take): what a user waits for.
+	 */
+	MB_HEADLINE_WALL_RATE,
+};
+
+struct mb_headline {
+	enum mb_headline_count count;
+	int counter;			/* MB_HEADLINE_COUNTER: an index into .counters */
+	enum mb_headline_clock clock;
+};
+
+/* How the noise checks tell that a producer lost its CPU (core/noise.h, MB_PREEMPT_RATIO). */
+enum mb_lost_cpu_clock {
+	MB_LOST_CPU_THREAD,	/* the threads' CPU clocks, in-kernel time without them */
+	/*
+	 * In-kernel time wherever it was measured: the op makes work on its own CPU that the
+	 * thread's clock does not count (interrupts it raises for another thread's wake-up).
+	 */
+	MB_LOST_CPU_KERNEL,
+};
+
 enum mb_bench_flags {
 	MB_BENCH_NEEDS_BPF	 = 1u << 0,	/* probe BPF privileges before setup */
 	MB_BENCH_SINGLE_PRODUCER = 1u << 1,	/* refuses -p > 1 */
 	MB_BENCH_CONSUMERS	 = 1u << 2,	/* has consumers: -c, 1 unless given */
 	MB_BENCH_OP_CALLS	 = 1u << 3,	/* the op itself calls a subprogram (a bpf_loop) */
 	MB_BENCH_EMPTY_OP	 = 1u << 4,	/* the op is empty: the bench is the loop itself */
-	MB_BENCH_HITS_FIGURE	 = 1u << 5,	/* throughput counts hits (records got
-						 * through), not ops (attempts and drops) */
-	MB_BENCH_SELF_INTERRUPTS = 1u << 6,	/* the op raises interrupts on its own CPU (a
-						 * consumer's wake-up), whose time the thread's CPU
-						 * clock leaves out: judge preemption by in-kernel
-						 * time */
-	MB_BENCH_WALL_HEADLINE	 = 1u << 7,	/* its headline is a wall-clock rate, though it
-						 * times part of each op in the kernel (a trigger
-						 * path, records a consumer must take): the noise
-						 * verdict judges that rate */
 };
 
 /*
@@ -151,6 +189,10 @@ struct mb_bench {
 	unsigned int flags;
 	const struct mb_text_style *text;	/* kernel-compatible text lines */
 	const struct mb_metric_desc *metrics;	/* per-sample metrics, NULL-terminated */
+	const struct mb_counter_desc *counters;	/* its own counters, NULL-terminated, at most
+						 * MB_MAX_COUNTERS */
+	struct mb_headline headline;	/* zero: ops, in-kernel ns/op where timed */
+	enum mb_lost_cpu_clock lost_cpu;
 	const struct mb_instrument *instrument;	/* a driver's, or NULL */
 
 	/* Cross-option checks; report with mb_run_usage() (exit status 2). */
@@ -256,6 +298,16 @@ struct mb_json *mb_run_extra(struct mb_run *run);
 /* A one-shot bench's record of work done so far, for the run's sinks (core/sink.h). */
 void mb_run_partial(struct mb_run *run, const void *what);
 bool mb_run_opt_given(const struct mb_run *run, const char *name);
+
+/* How many counters @b declares (its .counters). */
+static inline int mb_bench_nr_counters(const struct mb_bench *b)
+{
+	int n = 0;
+
+	while (b->counters && n < MB_MAX_COUNTERS && b->counters[n].name)
+		n++;
+	return n;
+}
 
 static inline bool mb_run_should_stop(const struct mb_run *run)
 {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,7 +171,7 @@ static void warn_net(struct mb_run *run, const struct mb_stats *net)
  */
 static enum mb_preempt_basis preempt_basis(const struct mb_run *run, const struct mb_summary *sum)
 {
-	if (sum->has_kernel && (run->bench->flags & MB_BENCH_SELF_INTERRUPTS))
+	if (sum->has_kernel && run->bench->lost_cpu == MB_LOST_CPU_KERNEL)
 		return MB_PREEMPT_KERNEL;
 	if (sum->sum.cpu_ns)
 		return MB_PREEMPT_CPU;
@@ -244,7 +245,42 @@ static void gather_samples(struct mb_run *run, struct mb_summary *sum, struct mb
 
 uint64_t mb_sample_figure_count(const struct mb_run *run, const struct mb_sample *s)
 {
-	return run->bench->flags & MB_BENCH_HITS_FIGURE ? s->total.hits : s->total.ops;
+	const struct mb_headline *h = &run->bench->headline;
+
+	switch (h->count) {
+	case MB_HEADLINE_HITS:
+		return s->total.hits;
+	case MB_HEADLINE_COUNTER:
+		if (h->counter < 0 || h->counter >= MB_MAX_COUNTERS)
+			return 0;
+		return s->total.counter[h->counter];
+	default:
+		return s->total.ops;
+	}
+}
+
+const char *mb_headline_count_name(const struct mb_bench *bench)
+{
+	const struct mb_headline *h = &bench->headline;
+
+	if (h->count == MB_HEADLINE_HITS)
+		return "hits";
+	if (h->count == MB_HEADLINE_COUNTER && h->counter >= 0 &&
+	    h->counter < mb_bench_nr_counters(bench))
+		return bench->counters[h->counter].name;
+	return "ops";
+}
+
+const char *mb_headline_unit(const struct mb_bench *bench, char *buf, size_t len)
+{
+	const struct mb_headline *h = &bench->headline;
+
+	if (h->count == MB_HEADLINE_COUNTER && h->counter >= 0 &&
+	    h->counter < mb_bench_nr_counters(bench))
+		snprintf(buf, len, "%s/s", bench->counters[h->counter].unit);
+	else
+		snprintf(buf, len, "ops/s");
+	return buf;
 }
 
 /* Every figure of the whole run over the @n samples @ms (@v: scratch of @n). */
@@ -268,7 +304,8 @@ static void summarize_series(struct mb_run *run, struct mb_summary *sum,
 	SERIES(misses, mb_sample_rate(s, s->total.misses));
 	SERIES(total, mb_sample_rate(s, s->total.hits + s->total.misses));
 	SERIES(errors, mb_sample_rate(s, s->total.errors));
-	SERIES(false_hits, mb_sample_rate(s, s->total.false_hits));
+	for (int c = 0; c < mb_bench_nr_counters(run->bench); c++)
+		SERIES(counter[c], mb_sample_rate(s, s->total.counter[c]));
 	SERIES(latency_kernel, mb_sample_kernel_latency(s));
 	SERIES(latency_wall, mb_sample_wall_latency(s, np));
 	SERIES(latency_ref, ref_latency(s));
@@ -326,7 +363,8 @@ struct mb_summary *mb_summarize(struct mb_run *run)
 	gather_samples(run, sum, ms);
 	summarize_series(run, sum, ms, v, n);
 	summarize_producers(run, sum, ms, v, n);
-	sum->judged_latency = sum->has_kernel && !(run->bench->flags & MB_BENCH_WALL_HEADLINE);
+	sum->judged_latency = sum->has_kernel &&
+			      run->bench->headline.clock == MB_HEADLINE_KERNEL_TIME;
 	for (int i = 0; i < n; i++)
 		primary[i] = sum->judged_latency ? mb_sample_kernel_latency(ms[i]) :
 					       mb_sample_rate(ms[i], mb_sample_figure_count(run, ms[i]));

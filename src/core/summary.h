@@ -21,13 +21,13 @@ struct mb_summary {
 	bool has_kernel;		/* in-kernel time was measured */
 	bool has_ref;			/* the reference loop ran */
 	enum mb_preempt_basis preempt_basis;
-	struct mb_stats throughput;	/* ops/s, all producers */
+	struct mb_stats throughput;	/* the headline's count per second, all producers */
 	struct mb_stats prod_throughput;	/* ops/s per producer */
 	struct mb_stats hits;		/* per second */
 	struct mb_stats misses;
 	struct mb_stats total;		/* hits + misses per second */
 	struct mb_stats errors;
-	struct mb_stats false_hits;
+	struct mb_stats counter[MB_MAX_COUNTERS];	/* the bench's own, per second */
 	struct mb_stats latency_kernel;	/* in-kernel ns per op (per producer) */
 	struct mb_stats latency_wall;	/* wall-clock ns per op per producer */
 	struct mb_stats latency_ref;	/* reference loop ns per op */
@@ -60,7 +60,7 @@ struct mb_summary *mb_summarize(struct mb_run *run);
  */
 uint64_t mb_sample_covered_ns(const struct mb_sample *s, int nr_producers);
 
-/* What a sample's throughput counts: its ops, or for MB_BENCH_HITS_FIGURE its hits. */
+/* What a sample's throughput counts: the count its bench's headline names (ops by default). */
 uint64_t mb_sample_figure_count(const struct mb_run *run, const struct mb_sample *s);
 
 /* Per-sample figures (NaN when not defined): @count per second of the covered time ... */
@@ -70,6 +70,10 @@ double mb_sample_prod_rate(const struct mb_sample *s, int p, uint64_t count);
 double mb_sample_kernel_latency(const struct mb_sample *s);
 double mb_sample_wall_latency(const struct mb_sample *s, int nr_producers);
 const char *mb_preempt_basis_name(enum mb_preempt_basis basis);
+/* The name of what @bench's headline counts ("ops", "hits", a counter's name). */
+const char *mb_headline_count_name(const struct mb_bench *bench);
+/* The unit of its rate ("ops/s", or a counter's unit per second), into @buf. Returns @buf. */
+const char *mb_headline_unit(const struct mb_bench *bench, char *buf, size_t len);
 
 /* The in-kernel ns/op to print: net of the empty loop with --net. */
 double mb_summary_latency(const struct mb_run *run, const struct mb_summary *sum);

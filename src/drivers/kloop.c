@@ -9,6 +9,8 @@
 #include "util/log.h"
 #include "core/run.h"
 
+_Static_assert(MB_SLOT_COUNTERS == MB_MAX_COUNTERS, "a slot holds each counter a bench declares");
+
 #define KLOOP_MAX_ITERS		(1u << 23)	/* bpf_loop's limit */
 #define KLOOP_FIRST_ITERS	1024
 
@@ -18,7 +20,8 @@ void mb_kloop_slot_counters(const struct mb_slot *s, uint32_t ops_per_iter, stru
 	c->hits = s->hits;
 	c->misses = s->misses;
 	c->errors = s->errors;
-	c->false_hits = s->false_hits;
+	for (int i = 0; i < MB_SLOT_COUNTERS; i++)
+		c->counter[i] = s->counter[i];
 	c->kernel_ns = s->kernel_ns;
 	c->calls = s->calls;
 }

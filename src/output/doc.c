@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +26,15 @@ static int doc_check(const struct mb_json *doc, char *err, size_t errlen)
 		snprintf(err, errlen, "not mapbench output (no schema_version)");
 		return -EINVAL;
 	}
-	if (mb_json_num(ver, 0) != MB_SCHEMA_VERSION) {
-		snprintf(err, errlen, "schema_version %g: this mapbench reads schema_version %d only",
-			 mb_json_num(ver, 0), MB_SCHEMA_VERSION);
+	/*
+	 * Schema 1 (a bench's own counters at the top of the counters, false_hits) reads too:
+	 * what compare, baselines and plot read of a result did not move.
+	 */
+	if (mb_json_num(ver, 0) != floor(mb_json_num(ver, 0)) ||
+	    mb_json_num(ver, 0) < MB_SCHEMA_VERSION_OLDEST ||
+	    mb_json_num(ver, 0) > MB_SCHEMA_VERSION) {
+		snprintf(err, errlen, "schema_version %g: this mapbench reads schema_version %d to %d",
+			 mb_json_num(ver, 0), MB_SCHEMA_VERSION_OLDEST, MB_SCHEMA_VERSION);
 		return -EINVAL;
 	}
 	if (mb_json_is(cmp, MB_JSON_OBJECT))

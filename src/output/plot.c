@@ -120,8 +120,11 @@ static const struct mb_json *result_stats(const struct mb_json *result, const st
 		st = mb_json_get(sum, "latency_kernel");
 		return mb_json_is(st, MB_JSON_OBJECT) ? st : mb_json_get(sum, "latency_wall");
 	}
+	/* A bench's own: metrics.NAME (its metrics), counters.NAME (its counters' rates). */
 	if (!strncmp(m->key, "metrics.", 8))
 		st = mb_json_get(mb_json_get(sum, "metrics"), m->key + 8);
+	else if (!strncmp(m->key, "counters.", 9))
+		st = mb_json_get(mb_json_get(sum, "counters"), m->key + 9);
 	else
 		st = mb_json_get(sum, m->key);
 	return mb_json_is(st, MB_JSON_OBJECT) ? st : NULL;
@@ -233,7 +236,7 @@ static int pick_metric(const struct mb_json *doc, const char *name, struct metri
 	for (size_t i = 0; i < mb_json_len(results) && !st; i++)
 		st = result_stats(mb_json_at(results, i), m);
 	if (!st) {
-		snprintf(err, errlen, "--metric %s: not in the results' summaries (throughput, latency, total, hits, misses, false_hits, errors, kernel_throughput, latency_wall, metrics.NAME)",
+		snprintf(err, errlen, "--metric %s: not in the results' summaries (throughput, latency, total, hits, misses, errors, kernel_throughput, latency_wall, metrics.NAME, counters.NAME)",
 			 name);
 		return -EINVAL;
 	}

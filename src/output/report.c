@@ -41,13 +41,24 @@ static struct mb_json *stats_json(const struct mb_stats *st, const char *unit)
 	return o;
 }
 
-static void counters_json(struct mb_json *o, const struct mb_counters *c)
+/* The counters @bench declares, by their names: {} where it declares none. */
+static struct mb_json *own_counters_json(const struct mb_bench *bench, const struct mb_counters *c)
+{
+	struct mb_json *o = mb_json_object();
+
+	for (int k = 0; k < mb_bench_nr_counters(bench); k++)
+		mb_json_set_num(o, bench->counters[k].name, (double)c->counter[k]);
+	return o;
+}
+
+static void counters_json(struct mb_json *o, const struct mb_bench *bench,
+			  const struct mb_counters *c)
 {
 	mb_json_set_num(o, "ops", (double)c->ops);
 	mb_json_set_num(o, "hits", (double)c->hits);
 	mb_json_set_num(o, "misses", (double)c->misses);
 	mb_json_set_num(o, "errors", (double)c->errors);
-	mb_json_set_num(o, "false_hits", (double)c->false_hits);
+	mb_json_set(o, "counters", own_counters_json(bench, c));
 	mb_json_set_num(o, "kernel_ns", (double)c->kernel_ns);
 	mb_json_set_num(o, "excluded_ns", (double)c->excluded_ns);
 	mb_json_set_num(o, "calls", (double)c->calls);
@@ -84,7 +95,7 @@ static struct mb_json *sample_json(const struct mb_run *run, int i)
 	mb_json_set_num(o, "start_ns", (double)s->start_ns);
 	mb_json_set_num(o, "elapsed_ns", (double)s->elapsed_ns);
 	mb_json_set_num(o, "covered_ns", (double)s->covered_ns);
-	counters_json(o, &s->total);
+	counters_json(o, run->bench, &s->total);
 	mb_json_set_num(o, "throughput", mb_sample_rate(s, mb_sample_figure_count(run, s)));
 	mb_json_set(o, "latency_kernel", isnan(lat) ? mb_json_null() : mb_json_number(lat));
 	mb_json_set(o, "flags", sample_flags_json(s->flags));
@@ -100,7 +111,7 @@ static struct mb_json *sample_json(const struct mb_run *run, int i)
 	for (int p = 0; p < run->nr_producers; p++) {
 		struct mb_json *po = mb_json_object();
 
-		counters_json(po, &s->prod[p]);
+		counters_json(po, run->bench, &s->prod[p]);
 		/* The producer's own span: its end_ns delta, or the sample's length unstamped. */
 		mb_json_set_num(po, "covered_ns", (double)(s->prod[p].end_ns ? s->prod[p].end_ns :
 										  s->elapsed_ns));
@@ -111,7 +122,7 @@ static struct mb_json *sample_json(const struct mb_run *run, int i)
 	for (int c = 0; s->cons && c < run->nr_consumers; c++) {
 		struct mb_json *co = mb_json_object();
 
-		counters_json(co, &s->cons[c]);
+		counters_json(co, run->bench, &s->cons[c]);
 		mb_json_append(prods, co);
 	}
 	mb_json_set(o, "consumers", prods);
@@ -181,22 +192,49 @@ static struct mb_json *noise_json(const struct mb_summary *sum)
 	return o;
 }
 
+/* summary.headline: what the throughput counts, in what unit, and which figure leads. */
+static struct mb_json *headline_json(const struct mb_run *run, const struct mb_summary *sum)
+{
+	struct mb_json *o = mb_json_object();
+	char unit[64];
+
+	mb_json_set_str(o, "counts", mb_headline_count_name(run->bench));
+	mb_json_set_str(o, "unit", mb_headline_unit(run->bench, unit, sizeof(unit)));
+	mb_json_set_str(o, "figure", sum->judged_latency ? "latency_kernel" : "throughput");
+	return o;
+}
+
+/* summary.counters: the rate of each counter the bench declares, per second, by its name. */
+static struct mb_json *counter_stats_json(const struct mb_run *run, const struct mb_summary *sum)
+{
+	struct mb_json *o = mb_json_object();
+	char unit[64];
+
+	for (int k = 0; k < mb_bench_nr_counters(run->bench); k++) {
+		snprintf(unit, sizeof(unit), "%s/s", run->bench->counters[k].unit);
+		mb_json_set(o, run->bench->counters[k].name, stats_json(&sum->counter[k], unit));
+	}
+	return o;
+}
+
 static struct mb_json *summary_json(const struct mb_run *run, const struct mb_summary *sum)
 {
 	struct mb_json *o = mb_json_object(), *metrics;
+	char unit[64];
 
 	mb_json_set_num(o, "samples", sum->n);
 	mb_json_set_num(o, "noisy_samples", sum->noise.nr_flagged);
 	mb_json_set_bool(o, "noisy", sum->noise.noisy != 0);
 	mb_json_set(o, "noise", noise_json(sum));
 	mb_json_set(o, "noise_checks", noise_checks_json(sum));
-	mb_json_set(o, "throughput", stats_json(&sum->throughput, "ops/s"));
-	mb_json_set(o, "throughput_per_producer", stats_json(&sum->prod_throughput, "ops/s"));
+	mb_json_set(o, "headline", headline_json(run, sum));
+	mb_headline_unit(run->bench, unit, sizeof(unit));
+	mb_json_set(o, "throughput", stats_json(&sum->throughput, unit));
+	mb_json_set(o, "throughput_per_producer", stats_json(&sum->prod_throughput, unit));
 	mb_json_set(o, "hits", stats_json(&sum->hits, "ops/s"));
 	mb_json_set(o, "misses", stats_json(&sum->misses, "ops/s"));
 	mb_json_set(o, "total", stats_json(&sum->total, "ops/s"));
 	mb_json_set(o, "errors", stats_json(&sum->errors, "ops/s"));
-	mb_json_set(o, "false_hits", stats_json(&sum->false_hits, "ops/s"));
 	mb_json_set(o, "latency_kernel", stats_json(&sum->latency_kernel, "ns/op"));
 	if (sum->has_kernel && !isnan(sum->latency_net.mean)) {
 		mb_json_set(o, "latency_kernel_net", stats_json(&sum->latency_net, "ns/op"));
@@ -213,7 +251,8 @@ static struct mb_json *summary_json(const struct mb_run *run, const struct mb_su
 		mb_json_set(metrics, run->bench->metrics[m].name,
 			    sum->has_metric[m] ? stats_json(&sum->metric[m], run->bench->metrics[m].unit) :
 						 mb_json_null());
-	counters_json(mb_json_child(o, "totals"), &sum->sum);
+	mb_json_set(o, "counters", counter_stats_json(run, sum));
+	counters_json(mb_json_child(o, "totals"), run->bench, &sum->sum);
 	return o;
 }
 
@@ -350,8 +389,9 @@ static void csv_params(const struct mb_json *params, char *buf, size_t len)
 	}
 }
 
+/* A sample row's columns; "counters" holds the bench's own, "name=value;...", as params do. */
 static const char *const csv_counters[] = {
-	"elapsed_ns", "ops", "hits", "misses", "errors", "false_hits", "kernel_ns", "calls",
+	"elapsed_ns", "ops", "hits", "misses", "errors", "counters", "kernel_ns", "calls",
 	"throughput", "latency_kernel",
 };
 
@@ -384,6 +424,8 @@ static void csv_row_start(FILE *f, const char *bench, const char *params, const 
 static void csv_samples(FILE *f, const char *bench, const char *params,
 			const struct mb_json *samples)
 {
+	char own[512];
+
 	for (size_t i = 0; i < mb_json_len(samples); i++) {
 		const struct mb_json *s = mb_json_at(samples, i);
 		const struct mb_json *flags = mb_json_get(s, "flags");
@@ -394,8 +436,15 @@ static void csv_samples(FILE *f, const char *bench, const char *params,
 		fputs(",sample", f);
 		csv_num(f, mb_json_get(s, "iter"));
 		fprintf(f, ",%s", mb_json_truthy(mb_json_get(s, "warmup")) ? "true" : "false");
-		for (size_t c = 0; c < sizeof(csv_counters) / sizeof(*csv_counters); c++)
-			csv_num(f, mb_json_get(s, csv_counters[c]));
+		for (size_t c = 0; c < sizeof(csv_counters) / sizeof(*csv_counters); c++) {
+			if (strcmp(csv_counters[c], "counters")) {
+				csv_num(f, mb_json_get(s, csv_counters[c]));
+				continue;
+			}
+			csv_params(mb_json_get(s, "counters"), own, sizeof(own));
+			fputc(',', f);
+			mb_csv_field(f, own);
+		}
 		fputc(',', f);
 		for (size_t k = 0; k < mb_json_len(flags); k++)
 			fprintf(f, "%s%s", k ? ";" : "", mb_json_str(mb_json_at(flags, k), ""));
@@ -408,7 +457,9 @@ static void csv_samples(FILE *f, const char *bench, const char *params,
 	}
 }
 
-static void csv_summary(FILE *f, const char *bench, const char *params, const struct mb_json *sum)
+/* The summary's statistics, @prefix before their names ("counters." for the bench's own). */
+static void csv_summary(FILE *f, const char *bench, const char *params, const struct mb_json *sum,
+			const char *prefix)
 {
 	for (size_t m = 0; m < mb_json_len(sum); m++) {
 		const struct mb_json *st = mb_json_at(sum, m);
@@ -416,7 +467,8 @@ static void csv_summary(FILE *f, const char *bench, const char *params, const st
 		if (!mb_json_get(st, "mean"))
 			continue;
 		csv_row_start(f, bench, params, "summary");
-		fprintf(f, "%s,%s", mb_json_key_at(sum, m), mb_json_str(mb_json_get(st, "unit"), ""));
+		fprintf(f, "%s%s,%s", prefix, mb_json_key_at(sum, m),
+			mb_json_str(mb_json_get(st, "unit"), ""));
 		for (size_t c = 0; c < sizeof(csv_stats) / sizeof(*csv_stats); c++)
 			csv_stat(f, st, csv_stats[c]);
 		fputs(",\n", f);
@@ -470,7 +522,9 @@ int mb_report_csv(FILE *f, const struct mb_json *doc)
 
 		csv_params(mb_json_get(res, "params"), params, sizeof(params));
 		csv_samples(f, bench, params, mb_json_get(res, "samples"));
-		csv_summary(f, bench, params, mb_json_get(res, "summary"));
+		csv_summary(f, bench, params, mb_json_get(res, "summary"), "");
+		csv_summary(f, bench, params,
+			    mb_json_get(mb_json_get(res, "summary"), "counters"), "counters.");
 		csv_figures(f, bench, params, mb_json_get(res, "figures"));
 	}
 	return ferror(f) ? -EIO : 0;

@@ -86,7 +86,7 @@ void mb_text_notes(FILE *f, const struct mb_run *run, const struct mb_summary *s
 	if (mb_text_notes_begin(f, run, sum))
 		fprintf(f, "Spread: throughput median %.3f M %s/s, min %.3f, max %.3f, CV %.2f %% over %d samples\n",
 			sum->throughput.median / 1e6,
-			run->bench->flags & MB_BENCH_HITS_FIGURE ? "hits" : "ops",
+			mb_headline_count_name(run->bench),
 			sum->throughput.min / 1e6,
 			sum->throughput.max / 1e6, sum->throughput.cv * 100, sum->n);
 	if (sum->has_kernel) {
@@ -294,54 +294,6 @@ const struct mb_text_style mb_text_ops = {
 	.progress = ops_progress,
 	.summary = ops_summary,
 	.figures = ops_figures,
-};
-
-/* false hits: bloom-false-positive */
-
-static double false_pct(uint64_t fh, uint64_t total)
-{
-	return total ? (double)fh * 100.0 / (double)total : 0;
-}
-
-static void false_hits_progress(FILE *f, const struct mb_run *run, int iter,
-				const struct mb_sample *s)
-{
-	uint64_t total = s->total.false_hits + s->total.hits + s->total.misses;
-
-	mb_text_iter_prefix(f, run, iter, s);
-	fprintf(f, "%ld false hits of %ld total operations. Percentage = %2.2f %%\n",
-		(long)s->total.false_hits, (long)total, false_pct(s->total.false_hits, total));
-}
-
-/* Counts over the measured samples, not means: the kernel's line sums them. */
-static void false_hits_figures(const struct mb_run *run, const struct mb_summary *sum,
-			       struct mb_json *figs)
-{
-	uint64_t total = sum->sum.false_hits + sum->sum.hits + sum->sum.misses;
-
-	(void)run;
-	plain_figure(figs, "false hits", "ops", (double)sum->sum.false_hits, sum->n);
-	plain_figure(figs, "total operations", "ops", (double)total, sum->n);
-	plain_figure(figs, "Percentage", "%", false_pct(sum->sum.false_hits, total), sum->n);
-}
-
-static void false_hits_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
-{
-	struct mb_json *figs = mb_json_array();
-
-	false_hits_figures(run, sum, figs);
-	mb_text_notes(f, run, sum);
-	fprintf(f, "Summary: %ld false hits of %ld total operations. Percentage =  %2.2f %%\n",
-		(long)mb_figure_get(figs, "false hits", "ops", "value"),
-		(long)mb_figure_get(figs, "total operations", "ops", "value"),
-		mb_figure_get(figs, "Percentage", "%", "value"));
-	mb_json_free(figs);
-}
-
-const struct mb_text_style mb_text_false_hits = {
-	.progress = false_hits_progress,
-	.summary = false_hits_summary,
-	.figures = false_hits_figures,
 };
 
 /* fractional second: rates per second of in-kernel time (refills excluded) */

@@ -91,8 +91,24 @@ static void test_doc_checks(void **state)
 	expect_bad_doc("{\"schema_version\": 1, \"context\": {\"tool\": \"other\"}, \"results\": []}",
 		       "not mapbench output");
 	expect_bad_doc("{\"context\": {\"tool\": \"mapbench\"}, \"results\": []}", "no schema_version");
-	expect_bad_doc("{\"schema_version\": 2, \"context\": {\"tool\": \"mapbench\"}, \"results\": []}",
-		       "schema_version 2: this mapbench reads schema_version 1 only");
+	expect_bad_doc("{\"schema_version\": 3, \"context\": {\"tool\": \"mapbench\"}, \"results\": []}",
+		       "schema_version 3: this mapbench reads schema_version 1 to 2");
+	expect_bad_doc("{\"schema_version\": 0, \"context\": {\"tool\": \"mapbench\"}, \"results\": []}",
+		       "schema_version 0: this mapbench reads schema_version 1 to 2");
+	expect_bad_doc("{\"schema_version\": 1.5, \"context\": {\"tool\": \"mapbench\"}, \"results\": []}",
+		       "schema_version 1.5: this mapbench reads schema_version 1 to 2");
+	/* Schema 1, before a bench's own counters moved into "counters", still reads. */
+	for (int v = 1; v <= 2; v++) {
+		char text[128];
+
+		snprintf(text, sizeof(text),
+			 "{\"schema_version\": %d, \"context\": {\"tool\": \"mapbench\"}, \"results\": []}",
+			 v);
+		doc = mb_doc_parse(text, strlen(text), &kind, err, sizeof(err));
+		assert_non_null(doc);
+		assert_int_equal(kind, MB_DOC_RESULTS);
+		mb_json_free(doc);
+	}
 	expect_bad_doc("{\"schema_version\": 1, \"context\": {\"tool\": \"mapbench\"}}",
 		       "no \"results\" array");
 	expect_bad_doc("{\"schema_version\": 1, \"context\": {\"tool\": \"mapbench\"}, \"results\": [{}]}",

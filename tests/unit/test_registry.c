@@ -66,12 +66,43 @@ static void test_default_suite(void **state)
 	assert_null(mb_default_suite[s].bench);
 }
 
+/*
+ * What a bench declares of its figures is sound: at most MB_MAX_COUNTERS counters, each named
+ * (a JSON key and a CSV word: lower case, digits, '_'), with a unit and a line, the names
+ * unique; a headline that counts a counter names one of them.
+ */
+static void test_figures_declared(void **state)
+{
+	(void)state;
+	for (int i = 0; mb_benches[i]; i++) {
+		const struct mb_bench *b = mb_benches[i];
+		int n = 0;
+
+		while (b->counters && b->counters[n].name) {
+			const struct mb_counter_desc *c = &b->counters[n];
+
+			assert_true(n < MB_MAX_COUNTERS);
+			assert_true(c->name[0] && strspn(c->name, "abcdefghijklmnopqrstuvwxyz0123456789_") ==
+							  strlen(c->name));
+			assert_non_null(c->unit);
+			assert_non_null(c->desc);
+			for (int k = 0; k < n; k++)
+				assert_string_not_equal(b->counters[k].name, c->name);
+			n++;
+		}
+		assert_int_equal(mb_bench_nr_counters(b), n);
+		if (b->headline.count == MB_HEADLINE_COUNTER)
+			assert_true(b->headline.counter >= 0 && b->headline.counter < n);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_benches_are_the_families),
 		cmocka_unit_test(test_names_unique),
 		cmocka_unit_test(test_default_suite),
+		cmocka_unit_test(test_figures_declared),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

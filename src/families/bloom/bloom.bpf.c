@@ -11,6 +11,7 @@
  * kernel's bench.
  */
 #include "drivers/kloop.bpf.h"
+#include "bloom_counters.h"
 
 #define MB_ENOENT 2
 
@@ -110,7 +111,7 @@ static __always_inline void bl_fp(struct mb_loop_ctx *lc, void *v)
 	long err = bpf_map_peek_elem(&mb_bloom, v);
 
 	if (!err)
-		lc->false_hits++;
+		lc->counter[BL_FALSE_HITS]++;
 	else if (err == -MB_ENOENT)
 		lc->misses++;
 	else
@@ -146,7 +147,7 @@ static __always_inline void bl_hash_bloom(struct mb_loop_ctx *lc, void *v)
 		lc->hits++;
 	} else {
 		lc->misses++;
-		lc->false_hits++;
+		lc->counter[BL_FALSE_HITS]++;
 	}
 }
 

@@ -610,7 +610,7 @@ BL_HOOKS(BL_FP, fp)
 BL_HOOKS(BL_HASH, hash)
 BL_HOOKS(BL_HASH_BLOOM, hash_bloom)
 
-#define BL_BENCH(_name, _sfx, _opts, _text, _metrics, _measure, _desc)		\
+#define BL_BENCH(_name, _sfx, _opts, _text, _metrics, _counters, _measure, _desc)	\
 	{									\
 		.name = _name,							\
 		.family = "bloom",						\
@@ -621,6 +621,7 @@ BL_HOOKS(BL_HASH_BLOOM, hash_bloom)
 		.instrument = &mb_kloop_instrument,				\
 		.text = _text,							\
 		.metrics = _metrics,						\
+		.counters = _counters,						\
 		.validate = bl_validate_##_sfx,					\
 		.setup = bl_setup_##_sfx,					\
 		.producer = bl_producer,					\
@@ -630,22 +631,23 @@ BL_HOOKS(BL_HASH_BLOOM, hash_bloom)
 	}
 
 const struct mb_bench mb_bench_bloom_lookup =
-	BL_BENCH("bloom-lookup", lookup, bloom_opts, &bl_text_hits_drops, NULL, NULL,
+	BL_BENCH("bloom-lookup", lookup, bloom_opts, &bl_text_hits_drops, NULL, NULL, NULL,
 		 "bloom filter lookup (peek) of an inserted value");
 
 const struct mb_bench mb_bench_bloom_update =
-	BL_BENCH("bloom-update", update, bloom_opts, &bl_text_hits_drops, NULL, NULL,
+	BL_BENCH("bloom-update", update, bloom_opts, &bl_text_hits_drops, NULL, NULL, NULL,
 		 "bloom filter update (push) of an inserted value");
 
 const struct mb_bench mb_bench_bloom_false_positive =
 	BL_BENCH("bloom-false-positive", fp, bloom_opts, &bl_text_false_hits, bl_fp_metrics,
-		 bl_measure, "bloom filter lookup of values never inserted: false-positive rate vs theory");
+		 bl_counters, bl_measure,
+		 "bloom filter lookup of values never inserted: false-positive rate vs theory");
 
 const struct mb_bench mb_bench_hashmap_without_bloom =
-	BL_BENCH("hashmap-without-bloom", hash, hashmap_opts, &bl_text_hits_drops, NULL, NULL,
+	BL_BENCH("hashmap-without-bloom", hash, hashmap_opts, &bl_text_hits_drops, NULL, NULL, NULL,
 		 "hash map lookup, --hit_ratio of them for inserted values");
 
 const struct mb_bench mb_bench_hashmap_with_bloom =
 	BL_BENCH("hashmap-with-bloom", hash_bloom, hashmap_opts, &bl_text_hits_drops,
-		 bl_fp_metrics, bl_measure,
+		 bl_fp_metrics, bl_counters, bl_measure,
 		 "bloom filter then hash map lookup; speed-up over hashmap-without-bloom");

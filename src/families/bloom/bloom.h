@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bloom_counters.h"
 #include "core/bench.h"
 
 struct bloom_bpf;
@@ -71,9 +72,14 @@ uint64_t bl_present_in(const struct bl_state *st, const struct bl_prod *bp, uint
 void bl_finish(struct mb_run *run);
 void bl_measure(struct mb_run *run, struct mb_sample *s);
 
-/* bloom_text.c: the kernel's reporters with the bloom lines before the Summary. */
+/*
+ * bloom_text.c: the kernel's hits/drops reporter, and its false hits percentage, with the bloom
+ * lines before the Summary.
+ */
 extern const struct mb_text_style bl_text_hits_drops;
 extern const struct mb_text_style bl_text_false_hits;
 extern const struct mb_metric_desc bl_fp_metrics[];
+/* bloom_result.c: false_hits, for the benches that ask absent values (BL_FALSE_HITS). */
+extern const struct mb_counter_desc bl_counters[];
 
 #endif

@@ -21,6 +21,12 @@ const struct mb_metric_desc bl_fp_metrics[] = {
 	{ NULL, NULL },
 };
 
+const struct mb_counter_desc bl_counters[] = {
+	[BL_FALSE_HITS] = { "false_hits", "ops",
+			    "lookups of values never inserted that the filter answered \"maybe\"" },
+	{ NULL, NULL, NULL },
+};
+
 uint64_t bl_present_in(const struct bl_state *st, const struct bl_prod *bp, uint64_t start,
 		       uint64_t count)
 {
@@ -45,7 +51,7 @@ void bl_measure(struct mb_run *run, struct mb_sample *s)
 	struct bl_state *st = run->priv;
 	uint64_t absent = bl_absent(st->kind, s->total.ops, s->total.hits);
 
-	s->metric[0] = absent ? (double)s->total.false_hits / (double)absent : NAN;
+	s->metric[0] = absent ? (double)s->total.counter[BL_FALSE_HITS] / (double)absent : NAN;
 }
 
 /*
@@ -107,7 +113,7 @@ static void bl_false_positives(struct mb_run *run, struct bl_state *st)
 		if (s->warmup)
 			continue;
 		absent += bl_absent(st->kind, s->total.ops, s->total.hits);
-		fh += s->total.false_hits;
+		fh += s->total.counter[BL_FALSE_HITS];
 	}
 	for (int p = 0; p < st->nr_prod; p++)
 		distinct += st->region_len - st->prod[p].nr_present;

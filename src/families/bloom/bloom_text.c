@@ -2,13 +2,14 @@
 /*
  * The bloom family's text lines: the filter, the false positives, the speed-up and a failed
  * check before the kernel's Summary line (not with -q), from what bloom_result.c stored in
- * run->extra.
+ * run->extra; and the kernel's false hits reporter, from the family's own counter.
  */
 #include <math.h>
 #include <stdio.h>
 
 #include "bloom.h"
 #include "core/runner.h"
+#include "core/summary.h"
 #include "output/report.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -48,6 +49,63 @@ static void bl_notes(FILE *f, const struct mb_run *run)
 			num(o, "hits"), num(o, "expected_hits"), num(o, "errors"));
 }
 
-/* The kernel's reporters with the bloom lines before their Summary. */
+/* The kernel's reporter with the bloom lines before its Summary. */
 MB_TEXT_WITH_NOTES(bl_text_hits_drops, mb_text_hits_drops, bl_notes);
-MB_TEXT_WITH_NOTES(bl_text_false_hits, mb_text_false_hits, bl_notes);
+
+/* The kernel's false hits reporter (bloom-false-positive), from the family's own counter. */
+
+static double false_pct(uint64_t fh, uint64_t total)
+{
+	return total ? (double)fh * 100.0 / (double)total : 0;
+}
+
+static void false_hits_progress(FILE *f, const struct mb_run *run, int iter,
+				const struct mb_sample *s)
+{
+	uint64_t fh = s->total.counter[BL_FALSE_HITS];
+	uint64_t total = fh + s->total.hits + s->total.misses;
+
+	mb_text_iter_prefix(f, run, iter, s);
+	fprintf(f, "%ld false hits of %ld total operations. Percentage = %2.2f %%\n",
+		(long)fh, (long)total, false_pct(fh, total));
+}
+
+/* A count over the measured samples, shown without a spread. */
+static void count_figure(struct mb_json *figs, const char *name, const char *unit, double v,
+			 int n)
+{
+	mb_figure_spread(mb_figure(figs, name, unit, v), false, NAN, n);
+}
+
+/* Counts over the measured samples, not means: the kernel's line sums them. */
+static void false_hits_figures(const struct mb_run *run, const struct mb_summary *sum,
+			       struct mb_json *figs)
+{
+	uint64_t fh = sum->sum.counter[BL_FALSE_HITS];
+	uint64_t total = fh + sum->sum.hits + sum->sum.misses;
+
+	(void)run;
+	count_figure(figs, "false hits", "ops", (double)fh, sum->n);
+	count_figure(figs, "total operations", "ops", (double)total, sum->n);
+	count_figure(figs, "Percentage", "%", false_pct(fh, total), sum->n);
+}
+
+static void false_hits_summary(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
+{
+	struct mb_json *figs = mb_json_array();
+
+	false_hits_figures(run, sum, figs);
+	bl_notes(f, run);
+	mb_text_notes(f, run, sum);
+	fprintf(f, "Summary: %ld false hits of %ld total operations. Percentage =  %2.2f %%\n",
+		(long)mb_figure_get(figs, "false hits", "ops", "value"),
+		(long)mb_figure_get(figs, "total operations", "ops", "value"),
+		mb_figure_get(figs, "Percentage", "%", "value"));
+	mb_json_free(figs);
+}
+
+const struct mb_text_style bl_text_false_hits = {
+	.progress = false_hits_progress,
+	.summary = false_hits_summary,
+	.figures = false_hits_figures,
+};

@@ -14,8 +14,11 @@ const struct mb_bench _var = {								\
 	.desc = _desc,									\
 	.opts = rb_opts,								\
 	.args_size = sizeof(struct rb_args),						\
-	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_CONSUMERS | MB_BENCH_HITS_FIGURE |	\
-		 MB_BENCH_SELF_INTERRUPTS | MB_BENCH_WALL_HEADLINE,			\
+	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_CONSUMERS,				\
+	/* Records a consumer took, over the wall clock it took them in. */		\
+	.headline = { .count = MB_HEADLINE_HITS, .clock = MB_HEADLINE_WALL_RATE },	\
+	/* A submit wakes the consumer: interrupts on the producer's CPU, not its time. */	\
+	.lost_cpu = MB_LOST_CPU_KERNEL,							\
 	.instrument = &mb_kloop_instrument,						\
 	.text = &rb_text,								\
 	.metrics = rb_metrics,								\
