@@ -162,10 +162,17 @@ check "says there are too few samples" grep -q "too few samples (2 and 2: p cann
 
 echo '{"a": 1}' >"$TMP/other.json"
 echo 'not json' >"$TMP/bad.json"
-jq '.schema_version = 2' "$TMP/base.json" >"$TMP/v2.json"
+jq '.schema_version = 3' "$TMP/base.json" >"$TMP/v3.json"
 expect_usage "compare: $TMP/other.json: not mapbench output" compare "$TMP/base.json" "$TMP/other.json"
 expect_usage "compare: $TMP/bad.json: not JSON: line 1, column 1" compare "$TMP/bad.json" "$TMP/base.json"
-expect_usage "schema_version 2: this mapbench reads schema_version 1 only" compare "$TMP/base.json" "$TMP/v2.json"
+expect_usage "schema_version 3: this mapbench reads schema_version 1 to 2" compare "$TMP/base.json" "$TMP/v3.json"
+# A baseline of schema 1 (false_hits in every result's counters, no "counters", no headline)
+# still compares: what compare reads did not move.
+jq '.schema_version = 1 | del(.results[].summary.headline) |
+    walk(if type == "object" and has("counters") then del(.counters) + {false_hits: 0} else . end)' \
+	"$TMP/base.json" >"$TMP/v1.json"
+expect_rc 0 "compare reads a schema 1 baseline" compare "$TMP/v1.json" "$TMP/base.json"
+check "the schema 1 baseline's rows are compared" grep -qE "no change|within noise|improved|regressed" "$OUT"
 expect_usage "compare: $TMP/none.json: No such file or directory" compare "$TMP/base.json" "$TMP/none.json"
 expect_usage "compare: needs two files" compare "$TMP/base.json"
 expect_usage "compare: --producers is not an option of compare" compare -p2 "$TMP/base.json" "$TMP/base.json"
