@@ -263,4 +263,6 @@ clean:
 	$(call msg,CLEAN,build build-san build-fuzz)
 	$(Q)rm -rf build build-san build-fuzz
 
--include $(wildcard $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(BPF_OBJS:.o=.d))
+# The tests' BPF objects too: a change to a driver's shared header rebuilds their skeletons.
+-include $(wildcard $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(BPF_OBJS:.o=.d) \
+	$(patsubst $(OUTPUT)/skel/%.skel.h,$(OUTPUT)/bpf/%.bpf.d,$(TEST_SKELS)))

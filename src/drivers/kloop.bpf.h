@@ -79,7 +79,7 @@ static __always_inline bool mb_loop_begin(__u64 *ctx, struct mb_loop_ctx *lc)
 	lc->hits = slot->hits;
 	lc->misses = slot->misses;
 	lc->errors = slot->errors;
-	for (int i = 0; i < MB_SLOT_COUNTERS; i++)
+	for (int i = 0; i < MB_LOOP_COUNTERS; i++)
 		lc->counter[i] = slot->counter[i];
 	lc->cursor = slot->cursor;
 	lc->rng = slot->rng;
@@ -127,7 +127,7 @@ static __always_inline int mb_loop_end(struct mb_loop_ctx *lc, long n)
 	/* Nothing else writes the slot during the call: its low halves are still the start. */
 	slot->misses += (__u32)(lc->misses - (__u32)slot->misses);
 	slot->errors += (__u32)(lc->errors - (__u32)slot->errors);
-	for (int i = 0; i < MB_SLOT_COUNTERS; i++)
+	for (int i = 0; i < MB_LOOP_COUNTERS; i++)
 		slot->counter[i] += (__u32)(lc->counter[i] - (__u32)slot->counter[i]);
 	slot->cursor = lc->cursor;
 	slot->rng = lc->rng;

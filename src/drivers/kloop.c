@@ -9,7 +9,8 @@
 #include "util/log.h"
 #include "core/run.h"
 
-_Static_assert(MB_SLOT_COUNTERS == MB_MAX_COUNTERS, "a slot holds each counter a bench declares");
+_Static_assert(MB_LOOP_COUNTERS <= MB_MAX_COUNTERS, "the loop's counters are a bench's");
+_Static_assert(sizeof(struct mb_loop_ctx) <= 48, "bpf_loop's state stays at 48 bytes (kloop.bpf.h)");
 
 #define KLOOP_MAX_ITERS		(1u << 23)	/* bpf_loop's limit */
 #define KLOOP_FIRST_ITERS	1024
@@ -20,7 +21,7 @@ void mb_kloop_slot_counters(const struct mb_slot *s, uint32_t ops_per_iter, stru
 	c->hits = s->hits;
 	c->misses = s->misses;
 	c->errors = s->errors;
-	for (int i = 0; i < MB_SLOT_COUNTERS; i++)
+	for (int i = 0; i < MB_LOOP_COUNTERS; i++)
 		c->counter[i] = s->counter[i];
 	c->kernel_ns = s->kernel_ns;
 	c->calls = s->calls;

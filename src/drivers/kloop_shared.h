@@ -8,7 +8,11 @@
 #define MB_KLOOP_SHARED_H
 
 #define MB_MAX_SLOTS 256	/* one slot per producer; equals MB_MAX_PRODUCERS */
-#define MB_SLOT_COUNTERS 4	/* a bench's own counters; equals MB_MAX_COUNTERS */
+/*
+ * A bench's own counters (its .counters) the loop carries: one, since the loop's state
+ * (struct mb_loop_ctx) must stay at 48 bytes (kloop.bpf.h says why); at most MB_MAX_COUNTERS.
+ */
+#define MB_LOOP_COUNTERS 1
 
 /*
  * Per-producer counters of an in-kernel op loop, in the program's .bss (mmapped by user space).
@@ -20,7 +24,7 @@ struct mb_slot {
 	__u64 hits;
 	__u64 misses;
 	__u64 errors;
-	__u64 counter[MB_SLOT_COUNTERS];	/* the bench's own (its .counters) */
+	__u64 counter[MB_LOOP_COUNTERS];	/* the bench's own (its .counters) */
 	__u64 kernel_ns;	/* bpf_ktime_get_ns() around bpf_loop */
 	__u64 calls;
 	__u64 cursor;		/* key stream position, carried across calls */
@@ -38,7 +42,7 @@ struct mb_loop_ctx {
 	__u64 arg;
 	__u32 misses;		/* the low halves of the slot's counters: a call adds < 2^32 */
 	__u32 errors;
-	__u32 counter[MB_SLOT_COUNTERS];
+	__u32 counter[MB_LOOP_COUNTERS];
 	__u16 slot;
 	__u16 ret;		/* program return value when the callback stops the loop */
 };

@@ -27,8 +27,8 @@ static int doc_check(const struct mb_json *doc, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	/*
-	 * Schema 1 (a bench's own counters at the top of the counters, false_hits) reads too:
-	 * what compare, baselines and plot read of a result did not move.
+	 * Schema 1 (one family's counter among every result's stock counters, no headline)
+	 * reads too: what compare, baselines and plot read of a result did not move.
 	 */
 	if (mb_json_num(ver, 0) != floor(mb_json_num(ver, 0)) ||
 	    mb_json_num(ver, 0) < MB_SCHEMA_VERSION_OLDEST ||

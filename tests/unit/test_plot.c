@@ -13,13 +13,17 @@
 #include "output/plot.h"
 #include "util/json.h"
 
-/* Summary with throughput mean @t (ops/s) and latency @l, both over 5 samples, stddev @sd. */
+/*
+ * Summary with throughput mean @t (ops/s) and latency @l, both over 5 samples, stddev @sd,
+ * and the bench's own counter "half" at @t / 2 per second.
+ */
 static int summary(char *buf, size_t len, double t, double l, double sd)
 {
 	return snprintf(buf, len,
 		"{\"bench\": \"b\", \"summary\": {\"throughput\": {\"unit\": \"ops/s\", \"mean\": %g, \"stddev\": %g, \"n\": 5},"
-		" \"latency_kernel\": {\"unit\": \"ns/op\", \"mean\": %g, \"stddev\": %g, \"n\": 5}}}",
-		t, sd, l, sd);
+		" \"latency_kernel\": {\"unit\": \"ns/op\", \"mean\": %g, \"stddev\": %g, \"n\": 5},"
+		" \"counters\": {\"half\": {\"unit\": \"ops/s\", \"mean\": %g, \"stddev\": %g, \"n\": 5}}}}",
+		t, sd, l, sd, t / 2, sd);
 }
 
 /*
@@ -98,6 +102,14 @@ static void test_line_chart(void **state)
 	 * 200 and 210 (x = 100): means 25 and 205, sd = sqrt((5 * 25 + 5 * 25) / 9) = 5.2704627669.
 	 */
 	assert_non_null(strstr(s, "$D0_1 << EOD\n10 25 5.2704627669472988\n100 205 5.2704627669472988\n"));
+	free(s);
+	/* A bench's own counter: counters.NAME, its rate in M ops/s. */
+	o.metric = "counters.half";
+	s = script(doc, MB_DOC_RESULTS, &o, err, sizeof(err));
+	if (!s)
+		fail_msg("%s", err);
+	assert_non_null(strstr(s, "set ylabel \"counters.half (M ops/s)\""));
+	assert_non_null(strstr(s, "$D0_1 << EOD\n10 12.5 "));
 	free(s);
 	/* Latency, with lines "none" and a title with a quote. */
 	o.metric = "latency";

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "drivers/kloop.h"
 #include "families/registry.h"
 
 /* mb_benches is every family's benches, one family after another, and each names its family. */
@@ -91,6 +92,9 @@ static void test_figures_declared(void **state)
 			n++;
 		}
 		assert_int_equal(mb_bench_nr_counters(b), n);
+		/* The op loop carries MB_LOOP_COUNTERS of them (its state's size: kloop_shared.h). */
+		if (b->instrument == &mb_kloop_instrument)
+			assert_true(n <= MB_LOOP_COUNTERS);
 		if (b->headline.count == MB_HEADLINE_COUNTER)
 			assert_true(b->headline.counter >= 0 && b->headline.counter < n);
 	}

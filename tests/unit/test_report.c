@@ -194,6 +194,67 @@ static void test_document(void **state)
 	mb_run_free(&run);
 }
 
+static const struct mb_counter_desc quarter_counters[] = {
+	{ "quarter", "ops", "a quarter of the ops" },
+	{ NULL, NULL, NULL },
+};
+
+/*
+ * What a bench declares drives core and output: its counter summed, rated and written under
+ * its name in JSON and CSV, its headline counting it over the wall clock, the lost-CPU clock.
+ */
+static void test_declared(void **state)
+{
+	struct mb_bench bench;
+	struct mb_run run;
+	struct mb_json *doc, *sum;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	make_run(&run, 1);
+	bench = *run.bench;
+	bench.counters = quarter_counters;
+	bench.headline = (struct mb_headline){ .count = MB_HEADLINE_COUNTER, .counter = 0,
+					       .clock = MB_HEADLINE_WALL_RATE };
+	bench.lost_cpu = MB_LOST_CPU_KERNEL;
+	run.bench = &bench;
+	for (int i = 0; i < NS; i++) {
+		run.samples[i].prod[0].counter[0] = run.samples[i].prod[0].ops / 4;
+		run.samples[i].prod[0].cpu_ns = 1000000000;
+		run.samples[i].total.counter[0] = run.samples[i].prod[0].counter[0];
+		run.samples[i].total.cpu_ns = 1000000000;
+	}
+	run.summary = mb_summarize(&run);
+	assert_float_equal(run.summary->throughput.mean, (1e8 + 3000) / 4, 1e-3);
+	assert_float_equal(run.summary->counter[0].mean, (1e8 + 3000) / 4, 1e-3);
+	assert_true(run.summary->sum.counter[0] == (5 * 100000000ULL + 15000) / 4);
+	assert_false(run.summary->judged_latency);
+	assert_int_equal(run.summary->preempt_basis, MB_PREEMPT_KERNEL);
+	doc = mb_report_document(&env, &run, 1);
+	sum = mb_json_get(mb_json_at(mb_json_get(doc, "results"), 0), "summary");
+	assert_string_equal(mb_json_str(mb_json_get(mb_json_get(sum, "headline"), "counts"), ""),
+			    "quarter");
+	assert_string_equal(mb_json_str(mb_json_get(mb_json_get(sum, "noise"), "figure"), ""),
+			    "throughput");
+	assert_float_equal(mb_json_num(mb_json_get(mb_json_get(mb_json_get(sum, "counters"),
+							       "quarter"), "mean"), 0),
+			   (1e8 + 3000) / 4, 1e-3);
+	assert_float_equal(mb_json_num(mb_json_get(mb_json_get(mb_json_get(sum, "totals"),
+							       "counters"), "quarter"), 0),
+			   (5 * 100000000.0 + 15000) / 4, 0);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(mb_report_csv(f, doc), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, ",errors,counters,kernel_ns,"));
+	assert_non_null(strstr(buf, ",sample,1,false,1000000000,100001000,100001000,0,0,quarter=25000250,"));
+	assert_non_null(strstr(buf, ",summary,,,,,,,,,,,,,,counters.quarter,ops/s,"));
+	free(buf);
+	mb_json_free(doc);
+	mb_run_free(&run);
+}
+
 /* One measured sample: its spread is unknown in JSON (null), text and CSV (n/a), never 0. */
 static void test_one_sample(void **state)
 {
@@ -353,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_noise_flags),
 		cmocka_unit_test(test_zero_ops),
 		cmocka_unit_test(test_document),
+		cmocka_unit_test(test_declared),
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_atomic_write),
 	};
