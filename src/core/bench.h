@@ -109,7 +109,7 @@ struct mb_metric_desc {
 struct mb_counter_desc {
 	const char *name;	/* JSON key, e.g. "evens" */
 	const char *unit;	/* what one count is, e.g. "ops"; its rate is in "ops/s" */
-	const char *desc;	/* what it counts, one line (docs, --help of the figures) */
+	const char *desc;	/* what it counts, one line */
 };
 
 /* What a bench's headline rate counts (summary.throughput): docs/output.md. */

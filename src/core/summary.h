@@ -22,7 +22,7 @@ struct mb_summary {
 	bool has_ref;			/* the reference loop ran */
 	enum mb_preempt_basis preempt_basis;
 	struct mb_stats throughput;	/* the headline's count per second, all producers */
-	struct mb_stats prod_throughput;	/* ops/s per producer */
+	struct mb_stats prod_throughput;	/* the same per producer */
 	struct mb_stats hits;		/* per second */
 	struct mb_stats misses;
 	struct mb_stats total;		/* hits + misses per second */

@@ -10,7 +10,7 @@
 #include "core/run.h"
 
 _Static_assert(MB_LOOP_COUNTERS <= MB_MAX_COUNTERS, "the loop's counters are a bench's");
-_Static_assert(sizeof(struct mb_loop_ctx) <= 48, "bpf_loop's state stays at 48 bytes (kloop.bpf.h)");
+_Static_assert(sizeof(struct mb_loop_ctx) <= 48, "the loop's state stays at 48 bytes");
 
 #define KLOOP_MAX_ITERS		(1u << 23)	/* bpf_loop's limit */
 #define KLOOP_FIRST_ITERS	1024

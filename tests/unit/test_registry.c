@@ -83,8 +83,9 @@ static void test_figures_declared(void **state)
 			const struct mb_counter_desc *c = &b->counters[n];
 
 			assert_true(n < MB_MAX_COUNTERS);
-			assert_true(c->name[0] && strspn(c->name, "abcdefghijklmnopqrstuvwxyz0123456789_") ==
-							  strlen(c->name));
+			assert_true(c->name[0]);
+			assert_int_equal(strspn(c->name, "abcdefghijklmnopqrstuvwxyz0123456789_"),
+					 strlen(c->name));
 			assert_non_null(c->unit);
 			assert_non_null(c->desc);
 			for (int k = 0; k < n; k++)
@@ -92,7 +93,7 @@ static void test_figures_declared(void **state)
 			n++;
 		}
 		assert_int_equal(mb_bench_nr_counters(b), n);
-		/* The op loop carries MB_LOOP_COUNTERS of them (its state's size: kloop_shared.h). */
+		/* The op loop carries MB_LOOP_COUNTERS of them (kloop_shared.h says why). */
 		if (b->instrument == &mb_kloop_instrument)
 			assert_true(n <= MB_LOOP_COUNTERS);
 		if (b->headline.count == MB_HEADLINE_COUNTER)
