@@ -88,9 +88,11 @@ check "the catalogue has every family's part, in the order of families.def" \
 nolinks() { sed 's/](\([^)]*\))/]()/g'; }
 for name in $names; do
 	awk -v m="<!-- src/families/$name/README.md -->" '$0 == m { on = 1; next }
-		on && /^<!-- src\/families\// { exit } on' "$PAGE" | sed '${/^$/d}' | nolinks >"$TMP/have"
+		on && /^<!-- src\/families\// { exit } on' "$PAGE" |
+		sed '${/^$/d}' | nolinks >"$TMP/have"
 	nolinks <"$ROOT/src/families/$name/README.md" >"$TMP/want"
-	check "the catalogue holds src/families/$name/README.md whole" cmp -s "$TMP/have" "$TMP/want"
+	check "the catalogue holds src/families/$name/README.md whole" \
+		cmp -s "$TMP/have" "$TMP/want"
 done
 /usr/bin/python3 "$ROOT/tests/e2e/doc_links.py" "${DOCS[@]}" "${PARTS[@]}" "$PAGE" >"$OUT" 2>"$ERR"
 rc=$?
