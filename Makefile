@@ -93,7 +93,7 @@ endif
 
 .DEFAULT_GOAL	:= all
 .PHONY: all run test unit e2e deps install uninstall clean fuzz fuzz-smoke fuzz-run soak valgrind \
-	FORCE
+	catalogue FORCE
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -203,14 +203,21 @@ $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(LIB) | $(OUTPUT)/fuzz
 $(OUTPUT)/fuzz:
 	$(Q)mkdir -p $@
 
+# fuzz_cli's dictionary names every bench, option and value of the binary built here (its
+# --list and --help), so it is made from that binary, never committed: a new family adds words.
+$(OUTPUT)/fuzz/cli.dict: $(BIN) scripts/fuzz-dict.sh | $(OUTPUT)/fuzz
+	$(call msg,GEN,$@)
+	$(Q)./scripts/fuzz-dict.sh cli $(BIN) > $@.tmp && mv $@.tmp $@
+
 # Each target runs FUZZ_SECONDS from the corpus in tests/fuzz/corpus/<name>, with the dictionary
-# tests/fuzz/<name>.dict where there is one (new inputs go to $(OUTPUT)/corpus, crashes to
-# $(OUTPUT)/crashes); the executions are printed.
-fuzz-run: $(FUZZ_BINS)
+# $(OUTPUT)/fuzz/<name>.dict (made) or tests/fuzz/<name>.dict (committed) where there is one
+# (new inputs go to $(OUTPUT)/corpus, crashes to $(OUTPUT)/crashes); the executions are printed.
+fuzz-run: $(FUZZ_BINS) $(OUTPUT)/fuzz/cli.dict
 	$(Q)mkdir -p $(OUTPUT)/crashes
 	$(Q)for f in $(FUZZ_BINS); do \
 		n=$$(basename $$f); c=$${n#fuzz_}; mkdir -p $(OUTPUT)/corpus/$$c; \
-		d=; [ -f tests/fuzz/$$c.dict ] && d=-dict=tests/fuzz/$$c.dict; \
+		d=; for dict in $(OUTPUT)/fuzz/$$c.dict tests/fuzz/$$c.dict; do \
+			[ -f $$dict ] && d=-dict=$$dict && break; done; \
 		if ! $$f $$d -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 			-print_final_stats=1 -artifact_prefix=$(OUTPUT)/crashes/$$n- \
 			$(OUTPUT)/corpus/$$c tests/fuzz/corpus/$$c >$(OUTPUT)/$$n.log 2>&1; then \
@@ -236,8 +243,15 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory unit e2e
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) SAN=1 all $(patsubst $(OUTPUT)/%,build-san/%,$(UNIT_BINS))
 	$(Q)$(MAKE) --no-print-directory SAN=1 unit e2e
-	$(Q)$(MAKE) --no-print-directory -j$(JOBS) FUZZ=1 $(patsubst $(OUTPUT)/%,build-fuzz/%,$(FUZZ_BINS))
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) FUZZ=1 \
+		$(patsubst $(OUTPUT)/%,build-fuzz/%,$(FUZZ_BINS) $(OUTPUT)/fuzz/cli.dict)
 	$(Q)$(MAKE) --no-print-directory fuzz-smoke
+
+# The whole catalogue of benches as one page (docs/benchmarks.md): the index --list --format md
+# prints, then every family's part, src/families/<name>/README.md, in the order of families.def.
+catalogue: $(BIN)
+	$(call msg,GEN,$(OUTPUT)/docs/benchmarks.md)
+	$(Q)./scripts/catalogue.sh $(BIN) $(OUTPUT)/docs/benchmarks.md
 
 # Long-run check, not part of make test: SOAK_SECONDS (1800) of every bench, nothing grows.
 SOAK_SECONDS	?= 1800

@@ -446,7 +446,8 @@ void mb_cli_help(FILE *f, const char *const *names, int nr_names)
 	mb_opts_print_help(f, mb_global_opts);
 	fprintf(f, "\n");
 	print_bench_opts(f, NULL, 0);
-	fprintf(f, "\nmapbench --list names every bench; docs/benchmarks.md describes them.\n");
+	fprintf(f, "\nmapbench --list names every bench; src/families/FAMILY/README.md describes them\n"
+		   "(docs/benchmarks.md: the catalogue).\n");
 }
 
 /* A Markdown table cell: '|' would end it. */
@@ -460,8 +461,8 @@ static void md_cell(FILE *f, const char *text)
 }
 
 /*
- * The index of docs/benchmarks.md (tests/e2e/test_docs.sh compares them): a family links to its
- * section there, "## NAME".
+ * The index of the whole catalogue, which `make catalogue` writes (scripts/catalogue.sh): a
+ * family links to its part there, "## NAME".
  */
 static void list_md(FILE *f)
 {

@@ -30,7 +30,7 @@ static const char *const format_names[] = { "text", "json", "csv", "md", NULL };
 	  .metavar = "CPUSET", .help = _help }
 
 const struct mb_opt mb_global_opts[] = {
-	ENV_FLAG("list", 'l', list, "List the benches, one line each, grouped by family (with --format md: the index tables of docs/benchmarks.md)"),
+	ENV_FLAG("list", 'l', list, "List the benches, one line each, grouped by family (with --format md: the catalogue's index tables, docs/benchmarks.md)"),
 	ENV_FLAG("help", 'h', help, "Show this help (with bench names: only their options; with sweep, compare or plot: its help)"),
 	ENV_FLAG("version", 0, version, "Print mapbench's version and git revision"),
 	ENV_U32("warmup", 'w', warmup, "1", 0, 3600, "SEC",

@@ -3,14 +3,15 @@
 """Check that the docs name the options mapbench has, and only those.
 
 Usage: doc_options.py MAPBENCH tables FILE.md...
-       doc_options.py MAPBENCH benches CATALOGUE.md
+       doc_options.py MAPBENCH benches PART.md...
        doc_options.py MAPBENCH examples FILE.md...
 
 tables: a line "<!-- options of: mapbench ARGS: SECTION[, SECTION...] -->" marks the option
 table after it; its first column must list exactly the options that `mapbench ARGS` prints in
 those sections of its help (a section is a line "SECTION:" and the lines up to a blank one).
 benches: every option `mapbench -h BENCH` prints for a bench of `mapbench --list` is named
-(`--name`, with `-` or `_`) in the section "## FAMILY" of the catalogue.
+(`--name`, with `-` or `_`) in the section "## FAMILY" of the files (each family's part of the
+catalogue, src/families/FAMILY/README.md, is one such section).
 examples: in the commands of FILE.md (indented code lines and `code` that start with
 "mapbench "), every --option is one that some help prints, and every hyphenated word is a
 bench of --list or a subcommand.
@@ -104,18 +105,22 @@ def check_tables(mb, paths):
     return bad, checked
 
 
-def check_benches(mb, path):
-    text = open(path).read()
-    sections = {m.group(1): m.start() for m in re.finditer(r"^## (\S+)$", text, re.M)}
+def check_benches(mb, paths):
+    sections = {}	# family -> (path, the text of its "## FAMILY" section)
+    for path in paths:
+        text = open(path).read()
+        starts = [(m.start(), m.group(1)) for m in re.finditer(r"^## (\S+)$", text, re.M)]
+        for i, (start, family) in enumerate(starts):
+            end = starts[i + 1][0] if i + 1 < len(starts) else len(text)
+            sections[family] = (path, text[start:end])
     bad = checked = 0
     for family, benches in listing(mb).items():
         if family not in sections:
-            print("%s: no section '## %s'" % (path, family))
+            print("no section '## %s' in the %d files given" % (family, len(paths)))
             bad += 1
             continue
-        start = sections[family]
-        end = min([p for p in sections.values() if p > start] + [len(text)])
-        named = {norm(o) for o in re.findall(r"--([a-z][\w-]*)", text[start:end])}
+        path, text = sections[family]
+        named = {norm(o) for o in re.findall(r"--([a-z][\w-]*)", text)}
         for bench in benches:
             for o in sorted(help_options(helptext(mb, ["-h", bench]))):
                 checked += 1
@@ -174,7 +179,7 @@ def main():
     if mode == "tables":
         bad, checked = check_tables(mb, paths)
     elif mode == "benches":
-        bad, checked = check_benches(mb, paths[0])
+        bad, checked = check_benches(mb, paths)
     else:
         bad, checked = check_examples(mb, paths)
     print("checked %d options" % checked)

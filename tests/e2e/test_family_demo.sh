@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Adding a family is one folder and one line: a copy of the tracked tree gets the demo family of
-# tests/fixtures/demo_family/ as src/families/demo/ (its C, its BPF, its part of the catalogue
-# and its own e2e test) and MB_FAMILY(demo) in families.def. The copy builds, its generated
-# files are regenerated as the family's author would (the catalogue, the fuzz dictionary), and
-# the copy passes the tree's own checks (docs, command line, layers) and the demo's test; git
-# sees the folder, the line and the generated files, nothing else. The copy starts from
+# tests/fixtures/demo_family/ as src/families/demo/ (its C, its BPF, its part of the catalogue,
+# README.md, and its own e2e test) and MB_FAMILY(demo) in families.def. The copy builds, make
+# catalogue's page and the fuzz dictionary (made, never committed) take the family in, the copy
+# passes the tree's own checks (docs, command line, layers) and the demo's test, and git sees
+# the folder and the line, nothing else. The copy starts from
 # build/'s objects where make built them, so only what the new family touches compiles (a tree
 # never built compiles all).
 . "$(dirname "$0")/lib.sh"
@@ -32,7 +32,9 @@ if [ -f "$ROOT/build/obj/families/registry.o" ] && [ -f "$ROOT/build/vmlinux.h" 
 	cp -a "$ROOT/build/vmlinux.h" "$ROOT/build/obj" "$ROOT/build/bpf" "$ROOT/build/skel" \
 		"$COPY/build/"
 fi
-git -C "$COPY" init -q && git -C "$COPY" add -A
+git -C "$COPY" init -q && git -C "$COPY" add -A &&
+	git -C "$COPY" -c user.name=mapbench -c user.email=mapbench@localhost \
+		-c commit.gpgsign=false commit -q --no-verify -m 'the tree'
 
 # The new family: its folder, and one line in the list.
 FIXTURE=$ROOT/tests/fixtures/demo_family
@@ -62,27 +64,34 @@ check "--list shows demo-noop under its family, after the others" bash -c \
 check "--list keeps every bench of the tree before it" bash -c \
 	"'$MB' --list | cmp -s - <(head -n -2 '$OUT')"
 
-# The generated files, made as the family's author makes them (docs/adding-a-family.md).
-(cd "$COPY" && scripts/catalogue.sh build/mapbench >docs/benchmarks.md &&
-	scripts/fuzz-dict.sh cli build/mapbench >tests/fuzz/cli.dict) 2>"$ERR"
-check "scripts/catalogue.sh and scripts/fuzz-dict.sh regenerate the copy's files" [ $? -eq 0 ]
-nr_part=$(wc -l <"$FIXTURE/family.md")
-check "the catalogue ends with the demo's part, after the others'" bash -c \
-	"tail -n $((nr_part + 2)) '$COPY/docs/benchmarks.md' | head -n 2 |
-	 cmp -s - <(printf '\n<!-- src/families/demo/family.md -->\n') &&
-	 tail -n $nr_part '$COPY/docs/benchmarks.md' | cmp -s - '$FIXTURE/family.md'"
-check "the catalogue's index has the demo family and demo-noop" bash -c \
-	"grep -qF '| [demo](#demo) | a demo: the smallest family | \`demo-noop\` |' \
-	 '$COPY/docs/benchmarks.md' &&
-	 grep -qF '| \`demo-noop\` | demo | a user-space count' '$COPY/docs/benchmarks.md'"
-# A family without its part stops the script, naming the file, before it writes a line.
-mv "$COPY/src/families/demo/family.md" "$TMP/family.md"
-(cd "$COPY" && scripts/catalogue.sh build/mapbench) >"$OUT" 2>"$ERR"
+# What is made from the families, never committed, takes the demo in: make catalogue's page ends
+# with the demo's part (its links rewritten to lead from build/docs/), the index names it, and
+# the fuzz dictionary names its bench.
+make -C "$COPY" OUTPUT=build catalogue >"$TMP/make.log" 2>&1
 rc=$?
-mv "$TMP/family.md" "$COPY/src/families/demo/family.md"
-check "scripts/catalogue.sh refuses a family without its family.md, writing nothing" bash -c \
-	"[ $rc -eq 1 ] && [ ! -s '$OUT' ] &&
-	 grep -qx 'catalogue: src/families/demo/family.md: no such file .*' '$ERR'"
+PAGE=$COPY/build/docs/benchmarks.md
+check "make catalogue writes the copy's catalogue" bash -c "[ $rc -eq 0 ] && [ -s '$PAGE' ]"
+sed 's|](../../../docs/|](../../docs/|' "$FIXTURE/README.md" >"$TMP/part.md"
+nr_part=$(wc -l <"$TMP/part.md")
+check "the catalogue ends with the demo's part, after the others', its links leading from there" \
+	bash -c "tail -n $((nr_part + 2)) '$PAGE' | head -n 2 |
+	 cmp -s - <(printf '\n<!-- src/families/demo/README.md -->\n') &&
+	 tail -n $nr_part '$PAGE' | cmp -s - '$TMP/part.md' &&
+	 grep -q '](../../docs/adding-a-family.md)' '$TMP/part.md' &&
+	 [ -f '$COPY/build/docs/../../docs/adding-a-family.md' ]"
+check "the catalogue's index has the demo family and demo-noop" bash -c \
+	"grep -qF '| [demo](#demo) | a demo: the smallest family | \`demo-noop\` |' '$PAGE' &&
+	 grep -qF '| \`demo-noop\` | demo | a user-space count' '$PAGE'"
+"$COPY/scripts/fuzz-dict.sh" cli "$DEMO" >"$TMP/cli.dict" 2>"$ERR"
+check "the copy's fuzz dictionary names demo-noop" grep -qx '"demo-noop"' "$TMP/cli.dict"
+# A family without its part stops the script, naming the file, and no page is written.
+mv "$COPY/src/families/demo/README.md" "$TMP/README.md"
+"$COPY/scripts/catalogue.sh" "$DEMO" "$TMP/none/page.md" >"$OUT" 2>"$ERR"
+rc=$?
+mv "$TMP/README.md" "$COPY/src/families/demo/README.md"
+check "scripts/catalogue.sh refuses a family without its README.md, writing nothing" bash -c \
+	"[ $rc -eq 1 ] && [ ! -s '$OUT' ] && [ ! -e '$TMP/none' ] &&
+	 grep -qx 'catalogue: src/families/demo/README.md: no such file .*' '$ERR'"
 : >"$ERR"
 
 # The copy passes the tree's checks that a family concerns, then the demo's own test, found
@@ -95,20 +104,24 @@ for t in test_docs.sh test_cli.sh test_layers.sh test_demo.sh; do
 	[ "$rc" -eq 0 ] || grep -v '^  ok ' "$TMP/e2e.log" | sed 's/^/    /' | head -n 20
 done
 
-# What git sees, after all that: the folder, the line, and the two generated files, which only
-# gain lines; no other file changed, and none new (build/ aside, which git ignores).
-git -C "$COPY" add -N src/families/demo
-git -C "$COPY" diff --numstat >"$OUT"
+# What git sees, after all that: the folder and the line, nothing else (build/ aside, which git
+# ignores): no file changed but families.def, by one added line, and none is new outside the
+# family's folder.
+git -C "$COPY" status --porcelain --untracked-files=all >"$OUT"
 nr_files=$(ls "$FIXTURE" | wc -l)
 before=$failures
-check "git sees the new folder ($nr_files files), one line and the generated files" \
-	bash -c "grep -qx '1	0	src/families/families.def' '$OUT' &&
-	 grep -qE '^[1-9][0-9]*	0	docs/benchmarks.md$' '$OUT' &&
-	 grep -qE '^[1-9][0-9]*	0	tests/fuzz/cli.dict$' '$OUT' &&
-	 [ \"\$(grep -c '	src/families/demo/' '$OUT')\" -eq $nr_files ] &&
-	 [ \"\$(grep -vc '	src/families/demo/' '$OUT')\" -eq 3 ]"
+check "git status shows the new folder ($nr_files files) and families.def, nothing else" \
+	bash -c "grep -qx ' M src/families/families.def' '$OUT' &&
+	 [ \"\$(grep -c '^?? src/families/demo/' '$OUT')\" -eq $nr_files ] &&
+	 [ \"\$(wc -l <'$OUT')\" -eq $((nr_files + 1)) ]"
 [ "$failures" -eq "$before" ] || sed 's/^/    /' "$OUT"
-git -C "$COPY" status --porcelain --untracked-files=all >"$OUT"
-check "no file is new outside the family's folder" bash -c "! grep '^??' '$OUT'"
+git -C "$COPY" add -N src/families/demo
+git -C "$COPY" diff --numstat >"$OUT"
+before=$failures
+check "git diff: one line added to families.def, the folder's files, nothing else" \
+	bash -c "grep -qx '1	0	src/families/families.def' '$OUT' &&
+	 [ \"\$(grep -c '	src/families/demo/' '$OUT')\" -eq $nr_files ] &&
+	 [ \"\$(grep -vc '	src/families/demo/' '$OUT')\" -eq 1 ]"
+[ "$failures" -eq "$before" ] || sed 's/^/    /' "$OUT"
 
 finish

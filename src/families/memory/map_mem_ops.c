@@ -24,7 +24,7 @@ bool mm_percpu_charged(const struct mm_layout *l)
 	 * Values allocated with the map (preallocated) are made before map_create() records the
 	 * map's cgroup, and bpf_map_alloc_percpu() charges the map's cgroup (the root one while
 	 * unset); values allocated on insert come after, into the map's cgroup. Measured on 6.18
-	 * (docs/benchmarks.md#map-mem).
+	 * (src/families/memory/README.md#map-mem).
 	 */
 	return l->t->percpu && (l->flags & BPF_F_NO_PREALLOC);
 }

@@ -248,7 +248,7 @@ check "no_prealloc per-CPU: never says they are not charged" bash -c \
 jq_check "no_prealloc: values of the entries present, charged, memlock compared with the charge alone" "$TMP/pcpu-np.json" \
 	"$F.percpu_hash | .percpu_values_charged == true and (.rows[0] | .percpu_values_bytes == .entries * 64 * $ncpu and (.filled_bytes == null or .compared_bytes == .filled_bytes))"
 if [ "$MEMCG" = true ]; then
-	# Measured on 6.18 (docs/benchmarks.md#map-mem): the charge of a preallocated per-CPU map
+	# Measured on 6.18 (src/families/memory/README.md#map-mem): the charge of a preallocated per-CPU map
 	# plus its per-CPU values is what memlock counts; the charge alone is short of it.
 	# memory.current (v2) also holds up to 64 pages per CPU charged ahead.
 	jq_check "preallocated per-CPU: memlock within 10 % of charged + per-CPU values" "$TMP/pcpu.json" \

@@ -4,7 +4,7 @@
  * counters and the wake-up metrics; after the run, in run->extra: the records' account
  * (made, dropped, received, lost, seen twice: the last only with --rb-check records), the
  * delay from production to consumption, the consumer's wake-ups and CPU time, and what the
- * buffer was (docs/benchmarks.md, "ringbuf").
+ * buffer was (src/families/ringbuf/README.md).
  */
 #include <math.h>
 
