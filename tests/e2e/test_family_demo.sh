@@ -4,10 +4,10 @@
 # tests/fixtures/demo_family/ as src/families/demo/ (its C, its BPF, its part of the catalogue,
 # README.md, and its own e2e test) and MB_FAMILY(demo) in families.def. The copy builds, make
 # catalogue's page and the fuzz dictionary (made, never committed) take the family in, the copy
-# passes the tree's own checks (docs, command line, layers) and the demo's test, and git sees
-# the folder and the line, nothing else. The copy starts from
-# build/'s objects where make built them, so only what the new family touches compiles (a tree
-# never built compiles all).
+# passes the tree's own checks (docs, command line, layers, output shapes: adding a family changes
+# no other bench's output) and the demo's test, and git sees the folder and the line, nothing
+# else. The copy starts from build/'s objects where make built them, so only what the new family
+# touches compiles (a tree never built compiles all).
 . "$(dirname "$0")/lib.sh"
 
 for tool in make clang git; do
@@ -96,7 +96,7 @@ check "scripts/catalogue.sh refuses a family without its README.md, writing noth
 
 # The copy passes the tree's checks that a family concerns, then the demo's own test, found
 # by its name in its folder as make test finds it.
-for t in test_docs.sh test_cli.sh test_layers.sh test_demo.sh; do
+for t in test_docs.sh test_cli.sh test_layers.sh test_shape.sh test_demo.sh; do
 	MAPBENCH=$DEMO "$COPY/tests/run-e2e.sh" "$t" >"$TMP/e2e.log" 2>&1
 	rc=$?
 	check "the copy passes $t ($(grep -o '[0-9]* checks' "$TMP/e2e.log" | head -n 1))" \
