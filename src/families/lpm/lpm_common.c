@@ -52,7 +52,7 @@ const struct mb_opt lpm_free_opts[] = {
 	MB_OPT_END,
 };
 
-uint32_t lpm_key_bits(const struct lpm_args *a)
+static uint32_t lpm_key_bits(const struct lpm_args *a)
 {
 	return a->key_bits ? 128 : 32;
 }
@@ -78,7 +78,8 @@ int lpm_validate(struct mb_run *run, const char *ordered)
 	return 0;
 }
 
-int lpm_keys_init(struct mb_run *run, struct lpm_keys *k)
+/* Build every key (mb_run_fail() on error). */
+static int lpm_keys_init(struct mb_run *run, struct lpm_keys *k)
 {
 	const struct lpm_args *a = run->args;
 	const char *why = NULL;
@@ -161,7 +162,8 @@ int lpm_fill_failed(struct mb_run *run, int err)
 			   a->nr_entries, strerror(-err));
 }
 
-void lpm_charge_begin(struct lpm_charge *c)
+/* Join a fresh cgroup and read its charge (before creating the trie). Never fails the run. */
+static void lpm_charge_begin(struct lpm_charge *c)
 {
 	memset(c, 0, sizeof(*c));
 	if (mb_memcg_enter_self(&c->cg, c->why, sizeof(c->why)))
@@ -173,7 +175,8 @@ void lpm_charge_begin(struct lpm_charge *c)
 	c->ok = true;
 }
 
-void lpm_charge_abort(struct mb_run *run, struct lpm_charge *c)
+/* Leave the cgroup if lpm_charge_end() did not (error paths). */
+static void lpm_charge_abort(struct mb_run *run, struct lpm_charge *c)
 {
 	int err;
 
@@ -185,7 +188,8 @@ void lpm_charge_abort(struct mb_run *run, struct lpm_charge *c)
 			    strerror(-err));
 }
 
-void lpm_charge_end(struct mb_run *run, struct lpm_charge *c, uint64_t entries)
+/* After the fill: extra.memory.trie's charged figures (or why none), then leave the cgroup. */
+static void lpm_charge_end(struct mb_run *run, struct lpm_charge *c, uint64_t entries)
 {
 	struct mb_json *mem = mb_json_child(mb_json_child(mb_run_extra(run), "memory"), "trie");
 	struct mb_memcg_usage u;
@@ -212,7 +216,8 @@ void lpm_charge_end(struct mb_run *run, struct lpm_charge *c, uint64_t entries)
 	lpm_charge_abort(run, c);
 }
 
-void lpm_report_trie(struct mb_run *run, int fd, const struct lpm_keys *k)
+/* extra.memory.trie (memlock of the full trie) and extra.keys (the prefix lengths). */
+static void lpm_report_trie(struct mb_run *run, int fd, const struct lpm_keys *k)
 {
 	const struct lpm_args *a = run->args;
 	struct mb_json *keys = mb_json_child(mb_run_extra(run), "keys");
@@ -232,7 +237,11 @@ void lpm_report_trie(struct mb_run *run, int fd, const struct lpm_keys *k)
 	mb_json_set(keys, "groups", groups);
 }
 
-int lpm_trie_create_full(struct mb_run *run, const struct lpm_keys *k)
+/*
+ * Create a trie holding every entry of @k, inside a fresh memory cgroup, and report its memlock
+ * and charge. Returns the trie's fd, or a negative error already reported on @run.
+ */
+static int lpm_trie_create_full(struct mb_run *run, const struct lpm_keys *k)
 {
 	struct lpm_charge charge;
 	char msg[512];

@@ -42,7 +42,6 @@ struct lpm_keys {
 	struct mb_entries e;	/* those keys; the value of entry i is i (what the lookups check) */
 };
 
-uint32_t lpm_key_bits(const struct lpm_args *a);
 
 /*
  * Checks across options, filling in the default prefix length. @ordered: NULL, or what the
@@ -50,8 +49,6 @@ uint32_t lpm_key_bits(const struct lpm_args *a);
  */
 int lpm_validate(struct mb_run *run, const char *ordered);
 
-/* Build every key (mb_run_fail() on error). */
-int lpm_keys_init(struct mb_run *run, struct lpm_keys *k);
 void lpm_keys_free(struct lpm_keys *k);
 
 /* Create an empty trie for @k's keys (negative errno on error). */
@@ -74,24 +71,11 @@ struct lpm_charge {
 	char why[256];		/* why there is no figure */
 };
 
-/* Join a fresh cgroup and read its charge (before creating the trie). Never fails the run. */
-void lpm_charge_begin(struct lpm_charge *c);
-/* After the fill: extra.memory.trie's charged figures (or why none), then leave the cgroup. */
-void lpm_charge_end(struct mb_run *run, struct lpm_charge *c, uint64_t entries);
-/* Leave the cgroup if lpm_charge_end() did not (error paths). */
-void lpm_charge_abort(struct mb_run *run, struct lpm_charge *c);
 
 /* A set-up fill or empty failed: mb_run_fail(), or mark the run interrupted on -EINTR. */
 int lpm_fill_failed(struct mb_run *run, int err);
 
-/* extra.memory.trie (memlock of the full trie) and extra.keys (the prefix lengths). */
-void lpm_report_trie(struct mb_run *run, int fd, const struct lpm_keys *k);
 
-/*
- * Create a trie holding every entry of @k, inside a fresh memory cgroup, and report its memlock
- * and charge. Returns the trie's fd, or a negative error already reported on @run.
- */
-int lpm_trie_create_full(struct mb_run *run, const struct lpm_keys *k);
 
 /*
  * The start of every set-up: skip where the kernel has no LPM trie, else allocate the bench's

@@ -74,13 +74,6 @@ struct mb_fill mm_request(struct mm_layout *l, int fd, uint32_t nr, bool (*stop)
 /* Entries in the map (by iteration): LRU maps may have evicted some. */
 int mm_count(struct mm_layout *l, int fd, uint64_t *n, bool (*stop)(void *ctx));
 
-/* Tables from the result's JSON: a type's header, one row, the legend (map_mem_text.c). */
-void mm_print_header(FILE *f, const char *type, const struct mb_json *tj,
-		     const struct mb_json *extra);
-void mm_print_row(FILE *f, const struct mb_json *row, bool percpu, const struct mb_json *extra);
-/* What the charge of this type's rows holds and leaves out, after its rows. */
-void mm_print_note(FILE *f, const char *type, const struct mb_json *tj);
-void mm_print_legend(FILE *f);
 extern const struct mb_text_style mm_text;
 
 /*

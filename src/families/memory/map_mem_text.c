@@ -68,8 +68,9 @@ static void fmt_wait(const struct mb_json *w, bool waiting, char *buf, size_t le
 	}
 }
 
-void mm_print_header(FILE *f, const char *type, const struct mb_json *tj,
-		     const struct mb_json *extra)
+/* The tables come from the result's JSON: a type's header, then its rows, then the legend. */
+static void mm_print_header(FILE *f, const char *type, const struct mb_json *tj,
+			    const struct mb_json *extra)
 {
 	const struct mb_json *mc = mb_json_get(extra, "memcg");
 
@@ -103,7 +104,8 @@ static void stream_cols(const struct mb_json *row, char *ent, char *fl, char *ml
 	snprintf(dt, len, "n/a");
 }
 
-void mm_print_row(FILE *f, const struct mb_json *row, bool percpu, const struct mb_json *extra)
+static void mm_print_row(FILE *f, const struct mb_json *row, bool percpu,
+			 const struct mb_json *extra)
 {
 	char c[32], fl[32], ml[32], del[32], dw[40], cl[32], cw[40], bpe[32], err[32], pc[32];
 	char ft[32], dt[32], ent[32];
@@ -182,7 +184,8 @@ static void print_stream_note(FILE *f, const char *type, const struct mb_json *t
 		"note:", type);
 }
 
-void mm_print_note(FILE *f, const char *type, const struct mb_json *tj)
+/* What the charge of this type's rows holds and leaves out, after its rows. */
+static void mm_print_note(FILE *f, const char *type, const struct mb_json *tj)
 {
 	const struct mb_json *charged = mb_json_get(tj, "percpu_values_charged");
 
@@ -201,7 +204,7 @@ void mm_print_note(FILE *f, const char *type, const struct mb_json *tj)
 			"note:", type);
 }
 
-void mm_print_legend(FILE *f)
+static void mm_print_legend(FILE *f)
 {
 	if (mb_log_quiet())
 		return;
