@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * LPM trie benches: one in-kernel op loop per operation (mb_loop.bpf.h). Keys are computed from
- * the entry index (lpm_trie.h) rather than read from a key array, so a lookup's cache misses
- * are the trie's own; lpm-trie-baseline measures the key generation alone.
+ * LPM trie benches: one in-kernel op loop per operation (drivers/kloop.bpf.h). Keys are
+ * computed from the entry index (lpm_trie.h) rather than read from a key array, so a lookup's
+ * cache misses are the trie's own; lpm-trie-baseline measures the key generation alone.
  */
 #include "drivers/kloop.bpf.h"
 #include "lpm_key_layout.h"
