@@ -44,6 +44,26 @@ const struct mb_map_type_info mb_map_types[] = {
 	{ NULL },
 };
 
+/*
+ * The kernel takes no_prealloc (required: values are allocated per owner) and clone, which only
+ * the sk storage acts on (a value copied to a socket's clone), so only sk_storage offers it.
+ */
+const struct mb_map_type_info mb_storage_map_types[] = {
+	{ .name = "task_storage", .type = BPF_MAP_TYPE_TASK_STORAGE,
+	  .flags_ok = BPF_F_NO_PREALLOC, .local_storage = true,
+	  .flags_needed = BPF_F_NO_PREALLOC },
+	{ .name = "sk_storage", .type = BPF_MAP_TYPE_SK_STORAGE,
+	  .flags_ok = BPF_F_NO_PREALLOC | BPF_F_CLONE, .local_storage = true,
+	  .flags_needed = BPF_F_NO_PREALLOC },
+	{ .name = "cgrp_storage", .type = MB_MAP_TYPE_CGRP_STORAGE,
+	  .flags_ok = BPF_F_NO_PREALLOC, .local_storage = true,
+	  .flags_needed = BPF_F_NO_PREALLOC },
+	{ .name = "inode_storage", .type = BPF_MAP_TYPE_INODE_STORAGE,
+	  .flags_ok = BPF_F_NO_PREALLOC, .local_storage = true,
+	  .flags_needed = BPF_F_NO_PREALLOC },
+	{ NULL },
+};
+
 static const struct {
 	const char *name;
 	uint32_t flag;
@@ -65,11 +85,41 @@ const struct mb_map_type_info *mb_map_type_by_name(const char *name)
 	return NULL;
 }
 
+const struct mb_map_type_info *mb_storage_type_by_name(const char *name)
+{
+	for (int i = 0; mb_storage_map_types[i].name; i++)
+		if (!strcmp(mb_storage_map_types[i].name, name))
+			return &mb_storage_map_types[i];
+	return NULL;
+}
+
 const struct mb_map_type_info *mb_map_type_by_type(int type)
 {
 	for (int i = 0; mb_map_types[i].name; i++)
 		if (mb_map_types[i].type == type)
 			return &mb_map_types[i];
+	for (int i = 0; mb_storage_map_types[i].name; i++)
+		if (mb_storage_map_types[i].type == type)
+			return &mb_storage_map_types[i];
+	return NULL;
+}
+
+const char *mb_storage_attrs_refused(const struct mb_map_type_info *t, uint32_t key_size,
+				     uint32_t value_size, uint32_t max_entries, uint32_t flags)
+{
+	if (!t || !t->local_storage)
+		return NULL;
+	if (key_size != 4)
+		return "key_size must be 4 (an owner's fd)";
+	if (!value_size)
+		return "value_size must be at least 1";
+	if (max_entries)
+		return "max_entries must be 0 (one value per owner, no fixed capacity)";
+	if ((flags & t->flags_needed) != t->flags_needed)
+		return "map_flags must include no_prealloc";
+	if (flags & ~t->flags_ok)
+		return t->flags_ok & BPF_F_CLONE ? "map_flags may be only no_prealloc and clone" :
+						   "map_flags may be only no_prealloc";
 	return NULL;
 }
 

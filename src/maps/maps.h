@@ -23,13 +23,46 @@ struct mb_map_type_info {
 	 */
 	bool stream;
 	bool ring;		/* max_entries is the ring's bytes: a power of two of pages */
+	/*
+	 * Local storage (task, sk, cgrp, inode): one value per owner (a task, socket, cgroup or
+	 * inode) per map, keyed from user space by an fd of the owner (a 4-byte int). The kernel
+	 * takes max_entries 0 only and refuses the map without BTF for key and value
+	 * (drivers/map_create: mb_map_desc_add_btf).
+	 */
+	bool local_storage;
+	uint32_t flags_needed;	/* flags the kernel refuses the map without (local storage) */
 };
 
-/* Every map type mapbench knows, NULL-name terminated. */
+/*
+ * The map types the benches that take any map type walk (hash's and map-mem's --map_type),
+ * NULL-name terminated.
+ */
 extern const struct mb_map_type_info mb_map_types[];
+/*
+ * The local storage types, NULL-name terminated: kept out of mb_map_types, whose every entry
+ * map-mem measures and whose index is its type mask; a bench takes them by name here.
+ */
+extern const struct mb_map_type_info mb_storage_map_types[];
 
+/*
+ * The kernel's BPF_MAP_TYPE_CGRP_STORAGE (6.2+), which older uapi headers (this system's
+ * among them) lack. The uapi names map types in an enum, which #ifndef cannot see, so the
+ * number has mapbench's own name rather than a define that could collide with the enumerator.
+ */
+#define MB_MAP_TYPE_CGRP_STORAGE	32
+
+/* A type of mb_map_types by name (NULL: none; storage types are not among them). */
 const struct mb_map_type_info *mb_map_type_by_name(const char *name);
+/* A type of mb_storage_map_types by name: "task_storage", "sk_storage", ... (NULL: none). */
+const struct mb_map_type_info *mb_storage_type_by_name(const char *name);
+/* A type of either table by its enum bpf_map_type number (NULL: none). */
 const struct mb_map_type_info *mb_map_type_by_type(int type);
+/*
+ * Why the kernel would refuse a map of local storage type @t with these attributes, as a
+ * phrase ("max_entries must be 0"), or NULL when it would take them (or @t is no storage type).
+ */
+const char *mb_storage_attrs_refused(const struct mb_map_type_info *t, uint32_t key_size,
+				     uint32_t value_size, uint32_t max_entries, uint32_t flags);
 /* "hash, percpu_hash, ..." for messages. */
 void mb_map_type_names(char *buf, size_t len);
 

@@ -33,6 +33,56 @@ static void test_types(void **state)
 	assert_non_null(strstr(names, "hash, percpu_hash, lru_hash"));
 }
 
+/* The local storage types: by name and number, apart from the table the benches walk. */
+static void test_storage_types(void **state)
+{
+	static const char *const names[] = { "task_storage", "sk_storage", "cgrp_storage",
+					      "inode_storage" };
+	const struct mb_map_type_info *t;
+	char all[512];
+
+	(void)state;
+	mb_map_type_names(all, sizeof(all));
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		t = mb_storage_type_by_name(names[i]);
+		assert_non_null(t);
+		assert_true(t->local_storage);
+		assert_int_equal(t->flags_needed, BPF_F_NO_PREALLOC);
+		assert_ptr_equal(mb_map_type_by_type(t->type), t);
+		assert_null(mb_map_type_by_name(names[i]));
+		assert_null(strstr(all, names[i]));
+	}
+	assert_int_equal(mb_storage_type_by_name("cgrp_storage")->type, 32);
+	assert_int_equal(mb_storage_type_by_name("task_storage")->type, BPF_MAP_TYPE_TASK_STORAGE);
+	assert_int_equal(mb_storage_type_by_name("sk_storage")->type, BPF_MAP_TYPE_SK_STORAGE);
+	assert_int_equal(mb_storage_type_by_name("inode_storage")->type,
+			 BPF_MAP_TYPE_INODE_STORAGE);
+	assert_null(mb_storage_type_by_name("hash"));
+	for (int i = 0; mb_map_types[i].name; i++)
+		assert_false(mb_map_types[i].local_storage);
+}
+
+/* What the kernel asks of a local storage map, said before it refuses. */
+static void test_storage_attrs(void **state)
+{
+	const struct mb_map_type_info *task = mb_storage_type_by_name("task_storage");
+	const struct mb_map_type_info *sk = mb_storage_type_by_name("sk_storage");
+	const uint32_t np = BPF_F_NO_PREALLOC;
+
+	(void)state;
+	assert_null(mb_storage_attrs_refused(task, 4, 64, 0, np));
+	assert_null(mb_storage_attrs_refused(sk, 4, 1, 0, np | BPF_F_CLONE));
+	assert_non_null(strstr(mb_storage_attrs_refused(task, 8, 64, 0, np), "key_size"));
+	assert_non_null(strstr(mb_storage_attrs_refused(task, 4, 0, 0, np), "value_size"));
+	assert_non_null(strstr(mb_storage_attrs_refused(task, 4, 8, 10, np), "max_entries"));
+	assert_non_null(strstr(mb_storage_attrs_refused(task, 4, 8, 0, 0), "no_prealloc"));
+	assert_non_null(strstr(mb_storage_attrs_refused(task, 4, 8, 0, np | BPF_F_CLONE),
+			       "only no_prealloc"));
+	/* Other types: nothing to say here. */
+	assert_null(mb_storage_attrs_refused(mb_map_type_by_name("hash"), 8, 8, 0, 0));
+	assert_null(mb_storage_attrs_refused(NULL, 8, 8, 0, 0));
+}
+
 static void expect_flags(const char *s, uint32_t want, const char *fmt)
 {
 	const char *why;
@@ -135,6 +185,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_types),
+		cmocka_unit_test(test_storage_types),
+		cmocka_unit_test(test_storage_attrs),
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_memlock_bad_fd),
 		cmocka_unit_test(test_probe),
