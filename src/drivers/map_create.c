@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include "core/bench.h"
 #include "core/env.h"
@@ -21,9 +24,99 @@ int mb_map_create(const struct mb_map_desc *d)
 		opts.inner_map_fd = (__u32)d->inner_fd;
 	if (d->flags & BPF_F_NUMA_NODE)
 		opts.numa_node = (__u32)(d->numa_node > 0 ? d->numa_node : 0);
+	if (d->btf_key_type_id || d->btf_value_type_id) {
+		opts.btf_fd = (__u32)d->btf_fd;
+		opts.btf_key_type_id = d->btf_key_type_id;
+		opts.btf_value_type_id = d->btf_value_type_id;
+	}
 	fd = bpf_map_create((enum bpf_map_type)d->type->type, d->name, d->key_size, d->value_size,
 			    d->max_entries, &opts);
 	return fd < 0 ? -errno : fd;
+}
+
+/* The key's type: an int where BTF has one of that size, else bytes. Its id, or -errno. */
+static int add_key_type(struct btf *btf, uint32_t size, int byte_id)
+{
+	switch (size) {
+	case 1: case 2: case 4: case 8: case 16:
+		return btf__add_int(btf, "mb_key", size, BTF_INT_SIGNED);
+	default:
+		return btf__add_array(btf, byte_id, byte_id, size);
+	}
+}
+
+/* The BTF's fd (the caller's), from a built and loaded @btf; -errno. */
+static int load_btf(struct btf *btf)
+{
+	int err = btf__load_into_kernel(btf);
+
+	if (err)
+		return err < 0 ? err : -EINVAL;
+	/* btf__free() closes its own fd: the description keeps a duplicate. */
+	err = fcntl(btf__fd(btf), F_DUPFD_CLOEXEC, 0);
+	return err < 0 ? -errno : err;
+}
+
+int mb_map_desc_add_btf(struct mb_map_desc *d)
+{
+	struct btf *btf = btf__new_empty();
+	int byte_id, key_id, value_id, fd;
+
+	if (!btf)
+		return -errno;
+	byte_id = btf__add_int(btf, "mb_byte", 1, 0);
+	key_id = byte_id < 0 ? byte_id : add_key_type(btf, d->key_size, byte_id);
+	value_id = key_id < 0 ? key_id : btf__add_array(btf, byte_id, byte_id, d->value_size);
+	fd = value_id < 0 ? value_id : load_btf(btf);
+	btf__free(btf);
+	if (fd < 0)
+		return fd;
+	d->btf_fd = fd;
+	d->btf_key_type_id = (uint32_t)key_id;
+	d->btf_value_type_id = (uint32_t)value_id;
+	return 0;
+}
+
+void mb_map_desc_put_btf(struct mb_map_desc *d)
+{
+	if (d->btf_key_type_id || d->btf_value_type_id)
+		close(d->btf_fd);
+	d->btf_fd = -1;
+	d->btf_key_type_id = d->btf_value_type_id = 0;
+}
+
+void mb_explain_map_desc(int err, const struct mb_map_desc *d, int has_type, const char *what,
+			 char *buf, size_t len)
+{
+	const struct mb_map_type_info *t = d->type;
+	const char *refused;
+
+	if (err != -EINVAL) {
+		mb_explain_map_create(err, what, buf, len);
+		return;
+	}
+	if (!has_type) {
+		snprintf(buf, len, "%s: this kernel has no %s map type (EINVAL)", what, t->name);
+		return;
+	}
+	refused = mb_storage_attrs_refused(t, d->key_size, d->value_size, d->max_entries,
+					   d->flags);
+	if (refused)
+		snprintf(buf, len, "%s: the kernel refuses this %s map (EINVAL): %s", what,
+			 t->name, refused);
+	else if (t->local_storage && (!d->btf_key_type_id || !d->btf_value_type_id))
+		snprintf(buf, len, "%s: local storage maps need BTF for their key and value, max_entries 0 and no_prealloc (EINVAL): this %s map has no BTF",
+			 what, t->name);
+	else
+		mb_explain_map_create(err, what, buf, len);
+}
+
+/* Whether the kernel has @d's map type, asked only when a creation failed with EINVAL. */
+static int kernel_has_type(const struct mb_map_desc *d, int err)
+{
+	if (err != -EINVAL)
+		return 1;
+	return libbpf_probe_bpf_map_type((enum bpf_map_type)d->type->type, NULL);
 }
 
 int mb_run_map_create(struct mb_run *run, const struct mb_map_desc *d, const char *what)
@@ -38,7 +131,7 @@ int mb_run_map_create(struct mb_run *run, const struct mb_map_desc *d, const cha
 			 d->type->name, d->max_entries, d->key_size, d->value_size);
 		what = deflt;
 	}
-	mb_explain_map_create(fd, what, why, sizeof(why));
+	mb_explain_map_desc(fd, d, kernel_has_type(d, fd), what, why, sizeof(why));
 	return mb_run_fail(run, fd, "%s", why);
 }
 

@@ -6,6 +6,7 @@
 #ifndef MB_DRIVERS_MAP_CREATE_H
 #define MB_DRIVERS_MAP_CREATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "maps/maps.h"
@@ -26,10 +27,37 @@ struct mb_map_desc {
 	uint64_t map_extra;		/* the bloom filter's hash count */
 	int inner_fd;			/* map-in-map: the template of its inner maps */
 	int numa_node;			/* with BPF_F_NUMA_NODE; MB_NUMA_OF_CPU for inner maps */
+	/*
+	 * The BTF of key and value, which local storage maps need (mb_map_desc_add_btf). The
+	 * kernel reads btf_fd only when a type id is set, so a zeroed description has none.
+	 */
+	int btf_fd;
+	uint32_t btf_key_type_id;
+	uint32_t btf_value_type_id;
 };
 
 /* Create the map: its fd, or -errno. */
 int mb_map_create(const struct mb_map_desc *d);
+
+/*
+ * Give @d a minimal BTF of its sizes, loaded into the kernel: the key an int of key_size bytes
+ * (local storage: 4, an owner's fd) or bytes, the value an array of value_size bytes. The
+ * kernel checks no more than that of a map that carries no special fields. @d->btf_fd is the
+ * caller's: each map created keeps its own reference to the BTF, so one BTF serves any number
+ * of maps of these sizes, and mb_map_desc_put_btf() closes it once they are made. 0 or -errno.
+ */
+int mb_map_desc_add_btf(struct mb_map_desc *d);
+/* Close @d's BTF (none: nothing) and clear its ids. */
+void mb_map_desc_put_btf(struct mb_map_desc *d);
+
+/*
+ * A sentence for a failed creation of @d (@err from mb_map_create), "<what>: <why>": for local
+ * storage, the attribute the kernel refuses or the BTF it lacks; on EINVAL, a map type the
+ * kernel does not have (@has_type 0; 1: it has it, negative: cannot tell); otherwise
+ * mb_explain_map_create's.
+ */
+void mb_explain_map_desc(int err, const struct mb_map_desc *d, int has_type, const char *what,
+			 char *buf, size_t len);
 
 /*
  * The same, a failure reported on @run as "<what>: <why>"; @what NULL says "cannot create the
