@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <linux/capability.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "util/log.h"
@@ -141,4 +142,48 @@ void mb_explain_load_error(int err, const char *what, char *buf, size_t len)
 		snprintf(buf, len, "%s: %s%s", what, strerror(-err),
 			 mb_log_verbose() ? "" : " (-v shows libbpf's messages)");
 	mb_verifier_log_clear();
+}
+
+int mb_probe_fentry(const char *func, char *why, size_t len)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY);
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	int id, fd, link, err;
+
+	if (!vmlinux) {
+		err = -errno;
+		snprintf(why, len, "the kernel's BTF cannot be read (%s)", strerror(-err));
+		return err;
+	}
+	id = btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC);
+	btf__free(vmlinux);
+	if (id < 0) {
+		snprintf(why, len, "%s is not in the kernel's BTF", func);
+		return -ENOENT;
+	}
+	opts.attach_btf_id = (__u32)id;
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "mb_fentry_probe", "Dual BSD/GPL", insns,
+			   sizeof(insns) / sizeof(insns[0]), &opts);
+	if (fd < 0) {
+		err = -errno;
+		if (err == -EPERM)
+			snprintf(why, len, "loading an fentry program fails with EPERM although BPF is allowed: this kernel blocks BPF trampolines");
+		else
+			snprintf(why, len, "loading an fentry program on %s fails: %s", func,
+				 strerror(-err));
+		return err;
+	}
+	link = bpf_link_create(fd, 0, BPF_TRACE_FENTRY, NULL);
+	err = link < 0 ? -errno : 0;
+	if (err)
+		snprintf(why, len, "attaching an fentry program to %s fails: %s", func,
+			 strerror(-err));
+	else
+		close(link);
+	close(fd);
+	return err;
 }

@@ -13,6 +13,13 @@ int mb_probe_kernel_loop(char *why, size_t len);
 /* Whether the running kernel has map type @map_type (enum bpf_map_type). */
 int mb_probe_map_type(int map_type, const char *name, char *why, size_t len);
 
+/*
+ * Whether an fentry program can be loaded on kernel function @func and attached (a trampoline),
+ * with raw syscalls so that a refusal prints nothing. 0, or a negative errno with the reason,
+ * one phrase, in @why (EPERM: this kernel blocks BPF trampolines; ENOENT: no such function).
+ */
+int mb_probe_fentry(const char *func, char *why, size_t len);
+
 /* A sentence for an EPERM from a BPF syscall: what is missing and how to fix it. */
 void mb_explain_eperm(char *buf, size_t len);
 

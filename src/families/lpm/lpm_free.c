@@ -15,7 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "core/bench.h"
@@ -52,54 +51,6 @@ static const char *method_sentence(enum lpm_free_method m)
 	return m == LPM_FREE_FENTRY ?
 		"in-kernel time of bpf_map_free_deferred() for each trie, by fentry/fexit (as the kernel's bench)" :
 		"in-kernel time of each trie's bpf_map_free_deferred() work item, between the workqueue_execute_start/end tracepoints (fentry/fexit not used)";
-}
-
-/*
- * Whether an fentry program can be loaded and attached on bpf_map_free_deferred, with raw
- * syscalls so that a refusal prints nothing (libbpf would print its load failure).
- */
-static int probe_fentry(char *why, size_t len)
-{
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY);
-	struct btf *vmlinux = btf__load_vmlinux_btf();
-	int id, fd, link, err;
-
-	if (!vmlinux) {
-		err = -errno;
-		snprintf(why, len, "the kernel's BTF cannot be read (%s)", strerror(-err));
-		return err;
-	}
-	id = btf__find_by_name_kind(vmlinux, FREE_FUNC, BTF_KIND_FUNC);
-	btf__free(vmlinux);
-	if (id < 0) {
-		snprintf(why, len, "%s is not in the kernel's BTF", FREE_FUNC);
-		return -ENOENT;
-	}
-	opts.attach_btf_id = (__u32)id;
-	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "mb_fentry_probe", "Dual BSD/GPL", insns,
-			   sizeof(insns) / sizeof(insns[0]), &opts);
-	if (fd < 0) {
-		err = -errno;
-		if (err == -EPERM)
-			snprintf(why, len, "loading an fentry program fails with EPERM although BPF is allowed: this kernel blocks BPF trampolines");
-		else
-			snprintf(why, len, "loading an fentry program on %s fails: %s", FREE_FUNC,
-				 strerror(-err));
-		return err;
-	}
-	link = bpf_link_create(fd, 0, BPF_TRACE_FENTRY, NULL);
-	err = link < 0 ? -errno : 0;
-	if (err)
-		snprintf(why, len, "attaching an fentry program to %s fails: %s", FREE_FUNC,
-			 strerror(-err));
-	else
-		close(link);
-	close(fd);
-	return err;
 }
 
 static int attach(struct free_state *st, enum lpm_free_method m, struct bpf_program *start,
@@ -178,7 +129,7 @@ static int choose_method(struct mb_run *run, struct free_state *st)
 	int err;
 
 	if (a->free_method != LPM_FREE_WORKQUEUE) {
-		err = probe_fentry(why, sizeof(why));
+		err = mb_probe_fentry(FREE_FUNC, why, sizeof(why));
 		if (!err)
 			err = load_method(st, LPM_FREE_FENTRY, why, sizeof(why));
 		if (!err)
