@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * The owners of the per-type benches as user space reaches them: a task through a pidfd (of
+ * the producer thread itself where the kernel takes PIDFD_THREAD), a cgroup through an fd of
+ * its cgroup v2 folder. Before timing, each producer's storages are made by BPF (the fill
+ * program, on its own thread) and read back through that fd: the value must be the one BPF
+ * wrote, or the run fails.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/types.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "core/bench.h"
+#include "drivers/kloop.h"
+#include "ls_get.skel.h"
+#include "ls_types.h"
+#include "ls_types_shared.h"
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD	O_EXCL	/* Linux 6.9: a pidfd of a thread, not only of a leader */
+#endif
+
+static int pidfd_open(pid_t pid, unsigned int flags)
+{
+	return (int)syscall(SYS_pidfd_open, pid, flags);
+}
+
+bool ls_pidfd_thread_supported(void)
+{
+	int fd = pidfd_open(getpid(), PIDFD_THREAD);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* The mount point of cgroup v2 (/proc/self/mountinfo), for a root-mounted hierarchy. */
+static int cgroup2_mount(char *mnt, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096], root[PATH_MAX], point[PATH_MAX];
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (err && fgets(line, sizeof(line), f)) {
+		const char *sep = strstr(line, " - cgroup2 ");
+
+		if (sep && sscanf(line, "%*s %*s %*s %4095s %4095s", root, point) == 2 &&
+		    !strcmp(root, "/") && (size_t)snprintf(mnt, len, "%s", point) < len)
+			err = 0;
+	}
+	fclose(f);
+	return err;
+}
+
+/* This process's cgroup v2 path ("0::/path" of /proc/self/cgroup). */
+static int cgroup2_self(char *path, size_t len)
+{
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	char line[PATH_MAX + 8];
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (err && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if ((size_t)snprintf(path, len, "%s", line + 3) < len)
+			err = 0;
+	}
+	fclose(f);
+	return err;
+}
+
+int ls_cgroup_v2_dir(char *path, size_t len)
+{
+	char mnt[PATH_MAX], own[PATH_MAX];
+	int err = cgroup2_mount(mnt, sizeof(mnt));
+
+	if (!err)
+		err = cgroup2_self(own, sizeof(own));
+	if (err)
+		return err;
+	/* The v2 root is "/": the mount point itself. */
+	if ((size_t)snprintf(path, len, "%s%s", mnt, strcmp(own, "/") ? own : "") >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* The fd user space keys producer @p's owner by: a pidfd of its thread, or the cgroup's. */
+static int owner_fd(struct mb_run *run, const struct ls_types *st)
+{
+	const struct ls_types_args *a = run->args;
+	int fd;
+
+	if (a->storage == LS_CGRP)
+		return dup(st->cgrp_fd);
+	fd = pidfd_open((pid_t)syscall(SYS_gettid), PIDFD_THREAD);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * Reads every map's value through @fd: each must be what the fill program wrote. @who names
+ * the thread in messages. The number of values checked, or a negative error.
+ */
+static int read_back(struct mb_run *run, struct ls_types *st, int fd, const char *who)
+{
+	for (uint32_t i = 0; i < st->nr_inner; i++) {
+		__u64 v = 0;
+
+		if (bpf_map_lookup_elem(st->inner_fd[i], &fd, &v))
+			return mb_run_fail(run, -errno, "%s: round trip: map %u: the value BPF wrote cannot be read through the owner's fd: %s",
+					   who, i, strerror(errno));
+		if (v != LS_VALUE(i))
+			return mb_run_fail(run, -EBADMSG, "%s: round trip: map %u: BPF wrote 0x%llx, user space read 0x%llx",
+					   who, i, (unsigned long long)LS_VALUE(i),
+					   (unsigned long long)v);
+	}
+	return (int)st->nr_inner;
+}
+
+/* The fill program on the calling thread: its owner gets a storage in every map. */
+static int fill(struct mb_run *run, struct ls_types *st, int cpu, const char *who)
+{
+	int ret = mb_kloop_call(st->fill_fd, 0, 0, cpu);
+
+	if (ret < 0)
+		return mb_run_fail(run, ret, "%s: the fill program's test_run failed: %s", who,
+				   strerror(-ret));
+	if ((uint32_t)ret != st->nr_inner)
+		return mb_run_fail(run, -ENOMEM, "%s: the fill program made the owner's storage in %d of %u maps",
+				   who, ret, st->nr_inner);
+	return 0;
+}
+
+int ls_types_main_round_trip(struct mb_run *run)
+{
+	struct ls_types *st = run->priv;
+	int fd, n;
+
+	n = fill(run, st, -1, "main thread");
+	if (n < 0)
+		return n;
+	fd = pidfd_open(getpid(), 0);
+	if (fd < 0)
+		return mb_run_fail(run, -errno, "main thread: cannot open its pidfd: %s",
+				   strerror(errno));
+	n = read_back(run, st, fd, "main thread");
+	close(fd);
+	if (n < 0)
+		return n;
+	st->main_checked = (uint32_t)n;
+	return 0;
+}
+
+/* create+delete starts from an owner with no storage: each op then makes and frees both. */
+static int delete_all(struct mb_run *run, struct ls_types *st, int fd, const char *who)
+{
+	for (uint32_t i = 0; i < st->nr_inner; i++)
+		if (bpf_map_delete_elem(st->inner_fd[i], &fd) && errno != ENOENT)
+			return mb_run_fail(run, -errno, "%s: map %u: cannot delete the owner's storage: %s",
+					   who, i, strerror(errno));
+	return 0;
+}
+
+int ls_types_first_pass(struct mb_run *run, struct mb_producer *p)
+{
+	const struct ls_types_args *a = run->args;
+	struct ls_types *st = run->priv;
+	char who[32];
+	int fd, n, err = 0;
+
+	snprintf(who, sizeof(who), "producer %d", p->idx);
+	n = fill(run, st, p->cpu, who);
+	if (n < 0)
+		return n;
+	/* Without PIDFD_THREAD only the leader's pidfd reads its storage: set-up read that. */
+	if (a->storage == LS_TASK && !st->pidfd_thread)
+		return 0;
+	fd = owner_fd(run, st);
+	if (fd < 0)
+		return mb_run_fail(run, fd, "%s: cannot open the owner's fd: %s", who,
+				   strerror(-fd));
+	n = read_back(run, st, fd, who);
+	if (n >= 0 && st->op == LS_OP_CREATE_DELETE)
+		err = delete_all(run, st, fd, who);
+	close(fd);
+	if (n < 0 || err)
+		return n < 0 ? n : err;
+	st->rt[p->idx] = (struct ls_round_trip){ .checked = (uint32_t)n, .done = true };
+	return 0;
+}
