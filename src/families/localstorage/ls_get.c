@@ -32,8 +32,8 @@ static int cd_validate(struct mb_run *run)
 	const struct ls_types_args *a = run->args;
 
 	if (a->storage == LS_CGRP && run->nr_producers > 1)
-		return mb_run_usage(run, "%s: --storage cgrp -p %d: must be -p 1 (the producers would create and delete the storages of one cgroup)",
-				    run->bench->name, run->nr_producers);
+		return mb_run_usage(run, "-p %d: must be 1 with --storage cgrp (the producers would create and delete one cgroup's storages)",
+				    run->nr_producers);
 	return 0;
 }
 

@@ -71,13 +71,13 @@ static struct bpf_program *op_prog(const struct ls_types *st, enum ls_storage s)
 	const struct ls_get_bpf *skel = st->skel;
 
 	if (st->op == LS_OP_GET)
-		return s == LS_TASK ? skel->progs.ls_task_get : skel->progs.ls_cgrp_get;
-	return s == LS_TASK ? skel->progs.ls_task_cd : skel->progs.ls_cgrp_cd;
+		return s == LS_TASK ? skel->progs.mb_ls_task_get : skel->progs.mb_ls_cgrp_get;
+	return s == LS_TASK ? skel->progs.mb_ls_task_cd : skel->progs.mb_ls_cgrp_cd;
 }
 
 static struct bpf_program *fill_prog(const struct ls_types *st, enum ls_storage s)
 {
-	return s == LS_TASK ? st->skel->progs.ls_task_fill : st->skel->progs.ls_cgrp_fill;
+	return s == LS_TASK ? st->skel->progs.mb_ls_task_fill : st->skel->progs.mb_ls_cgrp_fill;
 }
 
 /* The programs of the run's type and op: every other one stays unloaded. */
@@ -102,9 +102,9 @@ static int load(struct mb_run *run, struct ls_types *st, const struct ls_types_a
 	/* Keeps the loop kind's program of each op, and points the skeleton at it. */
 	mb_loop_prepare(skel->skeleton, run->loop.kind);
 	pick_programs(st, s);
-	skel->rodata->ls_nr_maps = a->nr_maps;
-	bpf_map__set_max_entries(skel->maps.ls_outer, a->nr_maps);
-	err = bpf_map__set_inner_map_fd(skel->maps.ls_outer, st->inner_fd[0]);
+	skel->rodata->mb_ls_nr_maps = a->nr_maps;
+	bpf_map__set_max_entries(skel->maps.mb_ls_outer, a->nr_maps);
+	err = bpf_map__set_inner_map_fd(skel->maps.mb_ls_outer, st->inner_fd[0]);
 	if (!err)
 		err = ls_get_bpf__load(skel);
 	if (err) {
@@ -118,7 +118,7 @@ static int load(struct mb_run *run, struct ls_types *st, const struct ls_types_a
 
 static int fill_outer(struct mb_run *run, struct ls_types *st)
 {
-	int outer = bpf_map__fd(st->skel->maps.ls_outer);
+	int outer = bpf_map__fd(st->skel->maps.mb_ls_outer);
 
 	for (uint32_t i = 0; i < st->nr_inner; i++)
 		if (bpf_map_update_elem(outer, &i, &st->inner_fd[i], BPF_ANY))
