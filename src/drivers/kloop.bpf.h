@@ -257,13 +257,14 @@ int _prog(__u64 *ctx)								\
  * type @_type (of the program's ctx), is evaluated after the slot's state is loaded; the
  * callback is _callback(index, lc, pre). The may_goto loop keeps the value in a register (or
  * its spill slot) across the loop, so no op pays the helper call that computes it. bpf_loop
- * hands it to its callback beside the loop state on the stack, as MB_LOOP_PROG_CTX does with
- * the context (8 bytes more there); the verifier keeps the type of a pointer spilled there,
- * so a trusted pointer stays trusted in the callback.
+ * hands its callback a stack pointer: there the value waits beside a pointer to the loop
+ * state, which stays in .bss as the may_goto loop's does (16 bytes of stack, not the state's
+ * 48 and 8 more, which would reach the private-stack threshold). The verifier keeps the type
+ * of a pointer spilled to the stack, so a trusted pointer stays trusted in the callback.
  */
 #define MB_LOOP_BPF_LOOP_PRE(_prog, _type, _pre, _callback)			\
 struct _prog##_pctx {								\
-	struct mb_loop_ctx lc;							\
+	struct mb_loop_ctx *lc;							\
 	_type pre;								\
 };										\
 										\
@@ -271,21 +272,23 @@ static int _prog##_cb(__u32 index, void *data)					\
 {										\
 	struct _prog##_pctx *c = data;						\
 										\
-	return _callback(index, &c->lc, c->pre);				\
+	return _callback(index, c->lc, c->pre);					\
 }										\
 										\
 SEC("raw_tp")									\
 int _prog(__u64 *ctx)								\
 {										\
-	struct _prog##_pctx c = {};						\
+	struct _prog##_pctx c = {						\
+		.lc = &mb_loop_ctxs[ctx[MB_ARG_SLOT] & (MB_MAX_SLOTS - 1)].lc,	\
+	};									\
 	long n;									\
 										\
-	if (!mb_loop_begin(ctx, &c.lc))						\
+	if (!mb_loop_begin(ctx, c.lc))						\
 		return MB_RET_BAD_ARGS;						\
 	c.pre = (_pre);								\
-	mb_loop_start(&c.lc, ctx[MB_ARG_ITERS]);				\
+	mb_loop_start(c.lc, ctx[MB_ARG_ITERS]);					\
 	n = bpf_loop(ctx[MB_ARG_ITERS], _prog##_cb, &c, 0);			\
-	return mb_loop_end(&c.lc, n);						\
+	return mb_loop_end(c.lc, n);						\
 }
 
 #define MB_LOOP_PROG_PRE(_prog, _type, _pre, _callback)			\
