@@ -122,6 +122,8 @@ static void describe(struct mb_run *run, const struct ls_types *st)
 	mb_json_set_str(x, "owner", owner);
 	mb_json_set_str(x, "op", st->op == LS_OP_GET ? "get (hit)" :
 			"create+delete pair (get with F_CREATE, then delete)");
+	if (st->other_maps >= 0)
+		mb_json_set_num(x, "other_storage_maps", st->other_maps);
 	mb_json_set_str(x, "program", "raw_tp, run by BPF_PROG_TEST_RUN; owner from bpf_get_current_task_btf() once per call");
 }
 

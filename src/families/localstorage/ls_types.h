@@ -39,6 +39,7 @@ struct ls_types {
 	enum ls_op op;
 	int *inner_fd;
 	uint32_t nr_inner;
+	int other_maps;			/* storage maps of the type alive before ours; -1: unknown */
 	int op_fd, fill_fd;
 	int cgrp_fd;			/* the process's cgroup v2 folder (cgrp), else -1 */
 	char cgrp_path[PATH_MAX];

@@ -36,6 +36,30 @@ const char *ls_storage_map_name(enum ls_storage s)
 	return names[s];
 }
 
+/*
+ * Storage maps of @type alive on the machine: they share the owners' 16 cache slots with
+ * ours (a slot is given to each new map, round robin by least use), so they move the cliff
+ * of the curve. -1 when the kernel does not let us walk the map ids.
+ */
+static int live_storage_maps(int type)
+{
+	__u32 id = 0;
+	int n = 0;
+
+	while (!bpf_map_get_next_id(id, &id)) {
+		struct bpf_map_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_map_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && (int)info.type == type)
+			n++;
+		close(fd);
+	}
+	return errno == ENOENT ? n : -1;
+}
+
 static int make_inner(struct mb_run *run, struct ls_types *st, const struct ls_types_args *a)
 {
 	struct mb_map_desc d = {
@@ -45,8 +69,10 @@ static int make_inner(struct mb_run *run, struct ls_types *st, const struct ls_t
 		.value_size = LS_VALUE_SIZE,
 		.flags = BPF_F_NO_PREALLOC,
 	};
-	int err = mb_map_desc_add_btf(&d);
+	int err;
 
+	st->other_maps = live_storage_maps(d.type->type);
+	err = mb_map_desc_add_btf(&d);
 	if (err)
 		return mb_run_fail(run, err, "cannot load the BTF of the %s maps: %s",
 				   d.type->name, strerror(-err));

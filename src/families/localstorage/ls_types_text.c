@@ -24,6 +24,10 @@ static void ls_types_notes(FILE *f, const struct mb_run *run)
 		mb_json_num(mb_json_get(x, "nr_maps"), 0) == 1 ? "" : "s",
 		mb_json_str(mb_json_get(x, "owner"), "?"), mb_json_str(mb_json_get(x, "op"), "?"),
 		mb_json_str(mb_json_get(x, "program"), "?"));
+	if (mb_json_get(x, "other_storage_maps"))
+		fprintf(f, "Cache: %.0f other %s map(s) alive on the machine share the owners' 16 cache slots with these\n",
+			mb_json_num(mb_json_get(x, "other_storage_maps"), 0),
+			mb_json_str(mb_json_get(x, "storage"), "?"));
 	if (rt)
 		fprintf(f, "Round trip: %.0f values written by %s, read back through %s: %s\n",
 			mb_json_num(mb_json_get(rt, "values_checked"), 0),
