@@ -2,10 +2,12 @@
 /* The localstorage family: task, socket, cgroup and inode local storage. */
 #include "families/family.h"
 
+extern const struct mb_bench mb_bench_ls_create;
 extern const struct mb_bench mb_bench_ls_tasks_trace;
 
 const struct mb_family mb_family_localstorage = {
 	.name = "localstorage",
 	.desc = "local storage (task, sk, cgrp, inode): the kernel's cache, create and Tasks Trace benches",
-	.benches = (const struct mb_bench *const[]){ &mb_bench_ls_tasks_trace, NULL },
+	.benches = (const struct mb_bench *const[]){ &mb_bench_ls_create,
+						    &mb_bench_ls_tasks_trace, NULL },
 };
