@@ -138,6 +138,19 @@ static int load_with(struct mb_run *run, struct lsc_state *st, enum lsc_kmalloc 
 	return 0;
 }
 
+/* cgroup/sock_create, on a fresh cgroup v2 directory: @lsm_why says why not lsm.s. */
+static int use_cgroup(struct mb_run *run, struct lsc_state *st, const char *lsm_why)
+{
+	char why[512];
+
+	st->hook = LSC_HOOK_CGROUP;
+	mb_debug("%s: lsm.s/%s: %s", run->bench->name, LSM_HOOK, lsm_why);
+	if (mb_cgroup2_enter(&st->cg, why, sizeof(why)))
+		return mb_run_skip(run, "socket storage is made by lsm.s/%s, refused here (%s), or by cgroup/sock_create on a cgroup v2 directory, which cannot be made: %s",
+				   LSM_HOOK, lsm_why, why);
+	return 0;
+}
+
 /*
  * Socket storage: the kernel's lsm.s program where the BPF LSM and trampolines work, else
  * cgroup/sock_create on a fresh cgroup v2 directory this process joins (never the root).
@@ -145,7 +158,7 @@ static int load_with(struct mb_run *run, struct lsc_state *st, enum lsc_kmalloc 
 static int pick_hook(struct mb_run *run, struct lsc_state *st)
 {
 	const struct lsc_args *args = run->args;
-	char why[512], cgwhy[512];
+	char why[512];
 
 	if (args->storage == LSC_TASK) {
 		st->hook = LSC_HOOK_FORK;
@@ -155,13 +168,8 @@ static int pick_hook(struct mb_run *run, struct lsc_state *st)
 		st->hook = LSC_HOOK_LSM;
 		return 0;
 	}
-	st->hook = LSC_HOOK_CGROUP;
 	snprintf(st->hook_note, sizeof(st->hook_note), "lsm.s/%s refused", LSM_HOOK);
-	mb_debug("%s: lsm.s/%s: %s", run->bench->name, LSM_HOOK, why);
-	if (mb_cgroup2_enter(&st->cg, cgwhy, sizeof(cgwhy)))
-		return mb_run_skip(run, "socket storage is made by lsm.s/%s, refused here (%s), or by cgroup/sock_create on a cgroup v2 directory, which cannot be made: %s",
-				   LSM_HOOK, why, cgwhy);
-	return 0;
+	return use_cgroup(run, st, why);
 }
 
 static bool tracefs_has_kmalloc(void)
@@ -258,6 +266,15 @@ int lsc_load(struct mb_run *run, struct lsc_state *st)
 	if (err)
 		return err;
 	err = load_chain(run, st);
+	/* The probe's program is not the bench's: where the bench's fails, the cgroup's. */
+	if (err && st->hook == LSC_HOOK_LSM) {
+		snprintf(why, sizeof(why), "its program does not load: %s", strerror(-err));
+		snprintf(st->hook_note, sizeof(st->hook_note), "lsm.s/%s: %.400s", LSM_HOOK, why);
+		st->km_why[0] = '\0';
+		err = use_cgroup(run, st, why);
+		if (!err)
+			err = load_chain(run, st);
+	}
 	if (err == -EPERM) {
 		mb_explain_eperm(why, sizeof(why));
 		return mb_run_skip(run, "%s", why);
