@@ -5,14 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/utsname.h>
-#include <linux/bpf.h>
-#include <bpf/bpf.h>
-#include <bpf/btf.h>
-#include <bpf/libbpf.h>
 
 #include "lsm.h"
+#include "probe.h"
 
-#define LSM_PROBE_HOOK	"bpf_lsm_file_open"
+#define LSM_PROBE_HOOK	"file_open"	/* any hook: whether an LSM program loads at all */
 
 bool mb_lsm_list_has(const char *list, const char *lsm)
 {
@@ -104,41 +101,6 @@ int mb_lsm_active(char *list, size_t len, const char **from)
 	return err;
 }
 
-int mb_probe_lsm_prog(char *why, size_t len)
-{
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_LSM_MAC);
-	struct btf *vmlinux = btf__load_vmlinux_btf();
-	int id, fd;
-
-	if (!vmlinux) {
-		snprintf(why, len, "the kernel's BTF cannot be read");
-		return -ENOENT;
-	}
-	id = btf__find_by_name_kind(vmlinux, LSM_PROBE_HOOK, BTF_KIND_FUNC);
-	btf__free(vmlinux);
-	if (id < 0) {
-		snprintf(why, len, "the kernel has no BPF LSM hooks (%s is not in its BTF: CONFIG_BPF_LSM is off)",
-			 LSM_PROBE_HOOK);
-		return -ENOENT;
-	}
-	opts.attach_btf_id = (__u32)id;
-	fd = bpf_prog_load(BPF_PROG_TYPE_LSM, "mb_lsm_probe", "Dual BSD/GPL", insns,
-			   sizeof(insns) / sizeof(insns[0]), &opts);
-	if (fd < 0) {
-		int err = -errno;
-
-		snprintf(why, len, "an LSM program (lsm/file_open) fails to load with %s%s",
-			 strerror(-err), err == -EPERM ? ", as every BPF trampoline program does here" : "");
-		return err;
-	}
-	close(fd);
-	return 0;
-}
-
 void mb_explain_bpf_lsm(char *buf, size_t len)
 {
 	char list[256], why[256], state[1024];
@@ -151,8 +113,8 @@ void mb_explain_bpf_lsm(char *buf, size_t len)
 	else
 		snprintf(state, sizeof(state), "the BPF LSM is not active (%s: %s): boot with lsm=%s,bpf to enable it",
 			 from, list, list);
-	if (mb_probe_lsm_prog(why, sizeof(why)))
-		snprintf(buf, len, "%s, and %s", state, why);
+	if (mb_probe_lsm(LSM_PROBE_HOOK, false, why, sizeof(why)))
+		snprintf(buf, len, "%s, and LSM programs do not load here (%s)", state, why);
 	else
 		snprintf(buf, len, "%s, and LSM programs load here, but the op loop cannot be one", state);
 }

@@ -23,9 +23,10 @@ int mb_lsm_from_config(const char *config, char *list, size_t len);
  * else the kernel config's CONFIG_LSM (/boot/config-<release>). @from says which. 0 or -ENOENT.
  */
 int mb_lsm_active(char *list, size_t len, const char **from);
-/* Whether an LSM program (lsm/file_open) loads: 0, or a negative errno with why. */
-int mb_probe_lsm_prog(char *why, size_t len);
-/* "the BPF LSM is ...; LSM programs ...": what mb_lsm_active and mb_probe_lsm_prog found. */
+/*
+ * "the BPF LSM is ..., and LSM programs ...": what mb_lsm_active found, and whether an LSM
+ * program on file_open loads and attaches (mb_probe_lsm, probe.h).
+ */
 void mb_explain_bpf_lsm(char *buf, size_t len);
 
 #endif

@@ -66,8 +66,6 @@ int ls_types_first_pass(struct mb_run *run, struct mb_producer *p);
  * through the leader's pidfd, the only task pidfd that kernel gives. 0 or a negative error.
  */
 int ls_types_main_round_trip(struct mb_run *run);
-/* The cgroup v2 folder this process sits in, "/sys/fs/cgroup/unified/..."; 0 or -errno. */
-int ls_cgroup_v2_dir(char *path, size_t len);
 /* Whether pidfd_open() takes PIDFD_THREAD (Linux 6.9+). */
 bool ls_pidfd_thread_supported(void);
 

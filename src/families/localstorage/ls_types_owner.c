@@ -41,61 +41,6 @@ bool ls_pidfd_thread_supported(void)
 	return true;
 }
 
-/* The mount point of cgroup v2 (/proc/self/mountinfo), for a root-mounted hierarchy. */
-static int cgroup2_mount(char *mnt, size_t len)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096], root[PATH_MAX], point[PATH_MAX];
-	int err = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (err && fgets(line, sizeof(line), f)) {
-		const char *sep = strstr(line, " - cgroup2 ");
-
-		if (sep && sscanf(line, "%*s %*s %*s %4095s %4095s", root, point) == 2 &&
-		    !strcmp(root, "/") && (size_t)snprintf(mnt, len, "%s", point) < len)
-			err = 0;
-	}
-	fclose(f);
-	return err;
-}
-
-/* This process's cgroup v2 path ("0::/path" of /proc/self/cgroup). */
-static int cgroup2_self(char *path, size_t len)
-{
-	FILE *f = fopen("/proc/self/cgroup", "re");
-	char line[PATH_MAX + 8];
-	int err = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (err && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "0::", 3))
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		if ((size_t)snprintf(path, len, "%s", line + 3) < len)
-			err = 0;
-	}
-	fclose(f);
-	return err;
-}
-
-int ls_cgroup_v2_dir(char *path, size_t len)
-{
-	char mnt[PATH_MAX], own[PATH_MAX];
-	int err = cgroup2_mount(mnt, sizeof(mnt));
-
-	if (!err)
-		err = cgroup2_self(own, sizeof(own));
-	if (err)
-		return err;
-	/* The v2 root is "/": the mount point itself. */
-	if ((size_t)snprintf(path, len, "%s%s", mnt, strcmp(own, "/") ? own : "") >= len)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
 /* The fd user space keys producer @p's owner by: a pidfd of its thread, or the cgroup's. */
 static int owner_fd(struct mb_run *run, const struct ls_types *st)
 {

@@ -18,6 +18,7 @@
 #include "core/run.h"
 #include "drivers/kloop.h"
 #include "drivers/map_create.h"
+#include "sys/cgroup2.h"
 #include "sys/probe.h"
 #include "ls_get.skel.h"
 #include "ls_types.h"
@@ -158,15 +159,16 @@ static int fill_outer(struct mb_run *run, struct ls_types *st)
 /* The owner user space reads: the cgroup's folder, or whether a thread's pidfd is there. */
 static int open_owner(struct mb_run *run, struct ls_types *st, const struct ls_types_args *a)
 {
+	char why[PATH_MAX + 128];
 	int err;
 
 	st->pidfd_thread = ls_pidfd_thread_supported();
 	if (a->storage != LS_CGRP)
 		return st->pidfd_thread ? 0 : ls_types_main_round_trip(run);
-	err = ls_cgroup_v2_dir(st->cgrp_path, sizeof(st->cgrp_path));
+	err = mb_cgroup2_self(st->cgrp_path, sizeof(st->cgrp_path), why, sizeof(why));
 	if (err)
-		return mb_run_skip(run, "--storage cgrp: this process is in no cgroup v2 folder that can be found (cgroup2 mount, /proc/self/cgroup): %s",
-				   strerror(-err));
+		return mb_run_skip(run, "--storage cgrp: user space cannot reach this process's cgroup: %s",
+				   why);
 	st->cgrp_fd = open(st->cgrp_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (st->cgrp_fd < 0)
 		return mb_run_fail(run, -errno, "cannot open the cgroup v2 folder %s: %s",
