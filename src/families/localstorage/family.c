@@ -3,9 +3,11 @@
 #include "families/family.h"
 
 extern const struct mb_bench mb_bench_ls_tasks_trace;
+extern const struct mb_bench mb_bench_ls_syscall;
 
 const struct mb_family mb_family_localstorage = {
 	.name = "localstorage",
 	.desc = "local storage (task, sk, cgrp, inode): the kernel's cache, create and Tasks Trace benches",
-	.benches = (const struct mb_bench *const[]){ &mb_bench_ls_tasks_trace, NULL },
+	.benches = (const struct mb_bench *const[]){ &mb_bench_ls_tasks_trace, &mb_bench_ls_syscall,
+						    NULL },
 };
