@@ -24,7 +24,6 @@
 static const char *const storage_names[] = { "task", "sk", "cgrp", "inode", NULL };
 static const char *const storage_types[] = { "task_storage", "sk_storage", "cgrp_storage",
 					     "inode_storage" };
-const char *const ls_sys_op_names[] = { "lookup", "update", "delete", NULL };
 
 static const struct mb_opt ls_sys_opts[] = {
 	MB_OPT_ENUM_DEF("storage", struct ls_sys_args, storage, "task", storage_names,

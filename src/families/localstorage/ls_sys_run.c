@@ -18,6 +18,8 @@
 #include "core/run.h"
 #include "core/summary.h"
 
+const char *const ls_sys_op_names[] = { "lookup", "update", "delete", NULL };
+
 /* Ops between two publications of the counters. */
 #define LS_SYS_CHUNK 64
 
