@@ -4,10 +4,11 @@
 
 extern const struct mb_bench mb_bench_ls_tasks_trace;
 extern const struct mb_bench mb_bench_ls_syscall;
+extern const struct mb_bench mb_bench_ls_owners;
 
 const struct mb_family mb_family_localstorage = {
 	.name = "localstorage",
 	.desc = "local storage (task, sk, cgrp, inode): the kernel's cache, create and Tasks Trace benches",
 	.benches = (const struct mb_bench *const[]){ &mb_bench_ls_tasks_trace, &mb_bench_ls_syscall,
-						    NULL },
+						    &mb_bench_ls_owners, NULL },
 };

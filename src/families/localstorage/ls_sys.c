@@ -17,13 +17,11 @@
 #include <bpf/libbpf.h>
 
 #include "ls_sys.h"
+#include "ls_sys_map.h"
 #include "core/run.h"
-#include "maps/maps.h"
 #include "ls_sys.skel.h"
 
 static const char *const storage_names[] = { "task", "sk", "cgrp", "inode", NULL };
-static const char *const storage_types[] = { "task_storage", "sk_storage", "cgrp_storage",
-					     "inode_storage" };
 
 static const struct mb_opt ls_sys_opts[] = {
 	MB_OPT_ENUM_DEF("storage", struct ls_sys_args, storage, "task", storage_names,
@@ -34,36 +32,6 @@ static const struct mb_opt ls_sys_opts[] = {
 		       "the value's size"),
 	MB_OPT_END,
 };
-
-/* The map, from user space with a BTF of its sizes; a kernel without the type: a skip. */
-static int create_map(struct mb_run *run, struct ls_sys_state *st)
-{
-	struct mb_map_desc *d = &st->desc;
-	const char *name = storage_types[st->args->storage];
-	char why[512];
-	int err, has;
-
-	*d = (struct mb_map_desc){ .type = mb_storage_type_by_name(name), .name = "mb_ls_sys",
-				   .key_size = 4, .value_size = st->args->value_size,
-				   .flags = BPF_F_NO_PREALLOC, .inner_fd = -1, .btf_fd = -1 };
-	if (!d->type)
-		return mb_run_fail(run, -EINVAL, "%s: no storage type named %s", run->bench->name, name);
-	err = mb_map_desc_add_btf(d);
-	if (err)
-		return mb_run_fail(run, err, "cannot load the BTF of a %s map: %s", name,
-				   strerror(-err));
-	st->map_fd = mb_map_create(d);
-	mb_map_desc_put_btf(d);
-	if (st->map_fd >= 0)
-		return 0;
-	err = st->map_fd;
-	has = err == -EINVAL ? libbpf_probe_bpf_map_type((enum bpf_map_type)d->type->type, NULL) : 1;
-	if (!has)
-		return mb_run_skip(run, "this kernel has no %s map type, so its storage cannot be reached from user space",
-				   name);
-	mb_explain_map_desc(err, d, has, "cannot create the storage map", why, sizeof(why));
-	return mb_run_fail(run, err, "%s", why);
-}
 
 /* Task storage: the syscall program that reads the current task's value (the BPF leg). */
 static void load_bpf(struct mb_run *run, struct ls_sys_state *st)
@@ -141,7 +109,8 @@ static int ls_sys_setup(struct mb_run *run)
 		return -ENOMEM;
 	for (int i = 0; i < run->nr_producers; i++)
 		st->prod[i].owner.fd = -1;
-	err = create_map(run, st);
+	err = ls_sys_maps_create(run, (enum mb_owner_kind)st->args->storage,
+				 st->args->value_size, &st->map_fd, 1);
 	if (!err)
 		err = make_owners(run, st);
 	if (err)

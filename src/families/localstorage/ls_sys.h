@@ -7,7 +7,6 @@
 #include <stdint.h>
 
 #include "core/bench.h"
-#include "drivers/map_create.h"
 #include "drivers/owners.h"
 
 /* --storage, in the order of enum mb_owner_kind: a storage type's owner has the same index. */
@@ -33,7 +32,6 @@ struct ls_sys_bpf;
 
 struct ls_sys_state {
 	const struct ls_sys_args *args;
-	struct mb_map_desc desc;
 	int map_fd;
 	struct mb_owner_site site;
 	struct ls_sys_prod *prod;	/* [nr_producers] */

@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 
 #include "ls_sys.h"
+#include "ls_sys_map.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "core/run.h"
@@ -180,7 +181,7 @@ static void add_extra(struct mb_run *run, struct ls_sys_state *st)
 	const struct mb_owner *o = &st->prod[0].owner;
 	struct mb_json *x = mb_run_extra(run), *rt = mb_json_object();
 
-	mb_json_set_str(x, "storage", st->desc.type->name);
+	mb_json_set_str(x, "storage", ls_sys_storage_type(o->kind));
 	mb_json_set_str(x, "owner", mb_owner_kind_name(o->kind));
 	mb_json_set_str(x, "owner_fd", o->how ? o->how : "?");
 	mb_json_set_str(x, "op", ls_sys_op_names[st->args->op]);
