@@ -69,12 +69,34 @@ static double clock_read_ns(void)
 	return (double)best / 64;
 }
 
+/*
+ * Task owners are the producers themselves, each opening its pidfd: asked here once, so a
+ * kernel without pidfds skips, and one without PIDFD_THREAD is said.
+ */
+static int probe_pidfd(struct mb_run *run)
+{
+	struct mb_owner o;
+	int err = mb_owner_self(&o);
+
+	if (err)
+		return mb_run_skip(run, "task storage is keyed from user space by a pidfd, which this kernel does not open: %s",
+				   strerror(-err));
+	if (!o.pidfd_thread)
+		mb_run_warn(run, "this kernel refuses pidfds of threads (PIDFD_THREAD, Linux 6.9+): each producer keys the process's pidfd, so all of them reach the main thread's storage");
+	mb_owner_destroy(&o);
+	return 0;
+}
+
 /* Owners other than tasks: made here, one per producer (a task owner is its producer). */
 static int make_owners(struct mb_run *run, struct ls_sys_state *st)
 {
 	enum mb_owner_kind kind = (enum mb_owner_kind)st->args->storage;
 	char why[512];
-	int err = mb_owner_site_open(&st->site, kind, why, sizeof(why));
+	int err = kind == MB_OWNER_TASK ? probe_pidfd(run) : 0;
+
+	if (err)
+		return err;
+	err = mb_owner_site_open(&st->site, kind, why, sizeof(why));
 
 	if (err && kind == MB_OWNER_CGRP)
 		return mb_run_skip(run, "cgroup storage needs a cgroup v2 directory to key it by: %s",
