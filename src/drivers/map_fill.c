@@ -11,10 +11,8 @@
 #include "core/run.h"
 #include "map_fill.h"
 #include "map_fill_kern.h"
+#include "maps/maps.h"
 
-#ifndef ENOTSUPP
-#define ENOTSUPP 524	/* the kernel's, for batch operations a map type lacks */
-#endif
 
 const char *mb_fill_method_name(enum mb_fill_method m)
 {
@@ -97,11 +95,6 @@ static bool stopped(const struct mb_fill *f)
 	return f->stop && f->stop(f->stop_ctx);
 }
 
-static bool batch_unsupported(int err)
-{
-	return err == -EINVAL || err == -EOPNOTSUPP || err == -ENOTSUPP;
-}
-
 /* Entries @from..@n-1 of a chunk, key by key: a present key refused under noexist fails. */
 static int update_keys(const struct mb_fill *f, const uint8_t *keys, const uint8_t *vals,
 		       size_t stride, uint32_t from, uint32_t n, uint64_t *failed)
@@ -154,7 +147,7 @@ static int fill_chunk(const struct mb_fill *f, const struct chunk *c, const uint
 		if (!bpf_map_update_batch(f->fd, keys, vals, &count, &opts))
 			return 0;
 		err = -errno;
-		if (start || !batch_unsupported(err))
+		if (start || !mb_batch_unsupported(err))
 			return err;
 		/* A type without the batch op leaves count as it was. */
 		from = count < n ? count : 0;
@@ -192,7 +185,7 @@ static int delete_batch_failed(const struct mb_fill *f, int err, uint32_t start,
 	/* An absent key stopped the batch: the rest key by key, the absent one counted. */
 	if (err == -ENOENT)
 		return (int)count;
-	if (start || !batch_unsupported(err))
+	if (start || !mb_batch_unsupported(err))
 		return err;
 	/*
 	 * Every single delete from a map-in-map waits for an RCU grace period (~15 ms here):

@@ -8,9 +8,6 @@
 #include "maps/maps.h"
 #include "map_walk.h"
 
-#ifndef ENOTSUPP
-#define ENOTSUPP 524	/* the kernel's, for batch operations a map type lacks */
-#endif
 
 void mb_walk_init(struct mb_walk *w, int fd, const struct bpf_map_info *info)
 {
@@ -127,9 +124,8 @@ static int walk_batch(const struct mb_walk *w, bool drain, uint64_t *n)
 		}
 		err = batch_call(w, drain, first ? NULL : token, token + token_size, keys, vals,
 				 &count);
-		/* No batch lookup for this type (ENOTSUPP is the kernel's 524). */
-		if (err && err != -ENOENT && first &&
-		    (err == -EINVAL || err == -EOPNOTSUPP || err == -ENOTSUPP))
+		/* No batch lookup for this type. */
+		if (err && err != -ENOENT && first && mb_batch_unsupported(err))
 			err = -EOPNOTSUPP;
 		if (err && err != -ENOENT)
 			break;

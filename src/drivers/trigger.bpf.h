@@ -67,6 +67,14 @@ static __always_inline void mb_trigger_account(int idx, __u64 t0, __u64 ops, con
 	s->calls++;
 }
 
+/* Adds @n to slot @idx's own counter @i (the bench's .counters[i]; MB_LOOP_COUNTERS of them). */
+static __always_inline void mb_trigger_add_counter(int idx, int i, __u64 n)
+{
+	if (idx < 0 || idx >= MB_MAX_SLOTS || i < 0 || i >= MB_LOOP_COUNTERS)
+		return;
+	mb_slots[idx].counter[i] += n;
+}
+
 /*
  * The three programs of op @_op: @_call, an expression of idx (the asking producer's slot),
  * runs it and gives the program's return value. They are not loaded unless user space says

@@ -79,7 +79,7 @@ int mb_trigger_fire(struct mb_run *run, struct mb_producer *p, const struct mb_t
 /* Publishes the runs counted in producer @p's slot, with its @excluded_ns and @wait_ns. */
 void mb_trigger_publish(struct mb_producer *p, const struct mb_trigger *t, uint64_t excluded_ns,
 			uint64_t wait_ns);
-/* The counters of @s as mb_trigger_publish() publishes them. */
+/* The counters of @s as mb_trigger_publish() publishes them (with its own counters). */
 void mb_trigger_counters(const struct mb_slot *s, uint64_t excluded_ns, uint64_t wait_ns,
 			 struct mb_counters *c);
 /* A producer hook body: fires @op until the run stops. 0 or a negative errno. */

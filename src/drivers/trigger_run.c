@@ -19,6 +19,8 @@ void mb_trigger_counters(const struct mb_slot *s, uint64_t excluded_ns, uint64_t
 		.calls = s->calls,
 		.wait_ns = wait_ns,
 	};
+	for (int i = 0; i < MB_LOOP_COUNTERS && i < MB_MAX_COUNTERS; i++)
+		c->counter[i] = s->counter[i];
 }
 
 void mb_trigger_publish(struct mb_producer *p, const struct mb_trigger *t, uint64_t excluded_ns,

@@ -404,3 +404,13 @@ int mb_map_probe_create(int type, uint32_t key_size, uint32_t value_size, uint32
 	}
 	return err;
 }
+
+uint64_t mb_htab_prealloc_bytes(uint32_t entries, uint32_t key_size, uint32_t value_size)
+{
+	uint64_t elem = 48 + (((uint64_t)key_size + 7) & ~7ULL) + (((uint64_t)value_size + 7) & ~7ULL);
+	uint64_t buckets = 1;
+
+	while (buckets < entries)
+		buckets <<= 1;
+	return (uint64_t)entries * elem + buckets * 16;
+}

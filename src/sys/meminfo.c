@@ -53,14 +53,19 @@ int mb_meminfo_parse(const char *text, const char *key, uint64_t *v)
 	return 0;
 }
 
-int mb_mem_available(uint64_t *bytes)
+int mb_meminfo_get(const char *key, uint64_t *v)
 {
 	char *text = mb_read_file(MB_MEMINFO_PATH);
 	int err;
 
 	if (!text)
 		return errno ? -errno : -ENOMEM;
-	err = mb_meminfo_parse(text, "MemAvailable", bytes);
+	err = mb_meminfo_parse(text, key, v);
 	free(text);
 	return err;
+}
+
+int mb_mem_available(uint64_t *bytes)
+{
+	return mb_meminfo_get("MemAvailable", bytes);
 }

@@ -17,6 +17,9 @@
  */
 int mb_meminfo_parse(const char *text, const char *key, uint64_t *v);
 
+/* The figure of line @key of /proc/meminfo now, as mb_meminfo_parse() gives it. 0 or -errno. */
+int mb_meminfo_get(const char *key, uint64_t *v);
+
 /* MemAvailable (the kernel's estimate of what can be allocated without swapping), bytes. */
 int mb_mem_available(uint64_t *bytes);
 

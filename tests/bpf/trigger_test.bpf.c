@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* The trigger runner's unit test: two ops, each counting its runs as one op, one hit. */
+/*
+ * The trigger runner's unit test: two ops, each counting its runs as one op, one hit; the
+ * second also adds 2 to its slot's own counter 0.
+ */
 #include "drivers/trigger.bpf.h"
 
 __u64 mb_tt_one = 1, mb_tt_zero;
 
-static __always_inline int count(int idx)
+static __always_inline int count(int idx, __u64 own)
 {
 	mb_trigger_account(idx, bpf_ktime_get_ns(), 1, &mb_tt_one, &mb_tt_zero);
+	mb_trigger_add_counter(idx, 0, own);
 	return 0;
 }
 
-MB_TRIGGER_PROGS(mb_tt_a, 1, count(idx))
-MB_TRIGGER_PROGS(mb_tt_b, 2, count(idx))
+MB_TRIGGER_PROGS(mb_tt_a, 1, count(idx, 0))
+MB_TRIGGER_PROGS(mb_tt_b, 2, count(idx, 2))

@@ -134,8 +134,20 @@ def parse_lru_loss(line):
     return figs
 
 
+def parse_local_storage(line):
+    m = re.match(r'^Summary: hits throughput +(%s) ± +(%s) M ops/s, hits latency +(%s) ns/op, '
+                 r'important_hits throughput +(%s) ± +(%s) M ops/s$' % (NUM, SD, NUM, NUM, SD),
+                 line)
+    if not m:
+        return None
+    g = m.groups()
+    return [Fig('hits', 'ops/s', printed(g[0], 1e6), spread(g[1], 1e6), spread=True),
+            Fig('hits latency', 'ns/op', printed(g[2])),
+            Fig('important_hits', 'ops/s', printed(g[3], 1e6), spread(g[4], 1e6), spread=True)]
+
+
 PARSERS = [parse_hits, parse_throughput, parse_false_hits, parse_htab, parse_lru_dist,
-           parse_lru_loss]
+           parse_lru_loss, parse_local_storage]
 
 # map-mem's columns after max_entries, with the unit of their figures.
 MM_COLUMNS = [('entries', 'entries'), ('created', 'bytes'), ('filled', 'bytes'),

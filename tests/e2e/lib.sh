@@ -133,6 +133,18 @@ wait_output_line() {
 	wait_for "$(basename "$1") has a line matching '$2'" "$3" grep -qE -- "$2" "$1"
 }
 
+# interrupt_run ARGS...: runs mapbench with ARGS in the background (stdout in $OUT), waits for
+# its first Iter line, sends SIGINT and checks that it exits 130; its status is then in $rc.
+interrupt_run() {
+	"$MB" "$@" >"$OUT" 2>"$ERR" &
+	local pid=$!
+	wait_output_line "$OUT" '^Iter ' $pid
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	check "SIGINT exits 130 (got $rc)" [ "$rc" -eq 130 ]
+}
+
 # ---- a competing task ----
 
 # busy_start CPU: starts a busy loop pinned to CPU, its pid in $busy_pid, and waits until it has

@@ -181,6 +181,18 @@ static void test_memlock_counts(void **state)
 	assert_null(counts(BPF_MAP_TYPE_RINGBUF, 0));
 }
 
+/* The estimate against the memlock the kernel (6.18) gave for two sizes of a 4 + 4 byte hash. */
+static void test_htab_prealloc_bytes(void **state)
+{
+	const uint64_t memlock_1000 = 81488, memlock_4m = 335545424, own_struct = 1104;
+
+	(void)state;
+	assert_int_equal(mb_htab_prealloc_bytes(1000, 4, 4) + own_struct, memlock_1000);
+	assert_int_equal(mb_htab_prealloc_bytes(4194304, 4, 4) + own_struct, memlock_4m);
+	/* Key and value round up to 8 bytes each; buckets to a power of two. */
+	assert_int_equal(mb_htab_prealloc_bytes(3, 9, 1), 3 * (48 + 16 + 8) + 4 * 16);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +204,7 @@ int main(void)
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_value_bytes),
 		cmocka_unit_test(test_memlock_counts),
+		cmocka_unit_test(test_htab_prealloc_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

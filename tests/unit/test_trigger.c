@@ -166,6 +166,7 @@ static void test_fire(void **state)
 	assert_int_equal(c.calls, 5);
 	assert_int_equal(c.errors, 0);
 	assert_int_equal(c.excluded_ns, 7);
+	assert_int_equal(c.counter[0], 10);	/* op 2 adds 2 to its own counter per run */
 	assert_true(c.kernel_ns > 0);
 	assert_int_equal(t.slots[0].calls, 0);
 	/* An op no program runs: the first fire says so. */

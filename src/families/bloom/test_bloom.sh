@@ -138,13 +138,7 @@ for b in bloom-lookup bloom-update bloom-false-positive hashmap-without-bloom ha
 done
 
 # ---- SIGINT in the middle: exit 130, nothing left behind ----
-"$MB" -w0 -d100 --interval_ms 100 hashmap-with-bloom --nr_entries 100000 >"$OUT" 2>"$ERR" &
-pid=$!
-wait_output_line "$OUT" '^Iter ' $pid
-kill -INT $pid
-wait $pid
-rc=$?
-check "SIGINT exits 130 (got $rc)" [ "$rc" -eq 130 ]
+interrupt_run -w0 -d100 --interval_ms 100 hashmap-with-bloom --nr_entries 100000
 check "no bloom BPF program or map left behind" [ "$(bloom_leftovers)" -le "$before" ]
 
 finish

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /* The localstorage family: task, socket, cgroup and inode local storage. */
 #include "families/family.h"
+#include "ls_cache.h"
 
 extern const struct mb_bench mb_bench_ls_tasks_trace;
 extern const struct mb_bench mb_bench_ls_syscall;
@@ -9,6 +10,9 @@ extern const struct mb_bench mb_bench_ls_owners;
 const struct mb_family mb_family_localstorage = {
 	.name = "localstorage",
 	.desc = "local storage (task, sk, cgrp, inode): the kernel's cache, create and Tasks Trace benches",
-	.benches = (const struct mb_bench *const[]){ &mb_bench_ls_tasks_trace, &mb_bench_ls_syscall,
-						    &mb_bench_ls_owners, NULL },
+	.benches = (const struct mb_bench *const[]){
+		&mb_bench_ls_cache_seq_get, &mb_bench_ls_cache_int_get,
+		&mb_bench_ls_cache_hashmap_control, &mb_bench_ls_tasks_trace,
+		&mb_bench_ls_syscall, &mb_bench_ls_owners, NULL,
+	},
 };

@@ -62,15 +62,11 @@ expect_usage "--nr_maps 1: must be 2..1000" $B --nr_maps 1
 expect_usage "--nr_maps 1001: must be 2..1000" $B --nr_maps 1001
 expect_usage "--storage hash: must be one of task, sk, cgrp, inode" $B --storage hash
 
-"$MB" -w0 -d100 --interval_ms 100 $B --storage cgrp >"$OUT" 2>"$ERR" &
-pid=$!
-wait_output_line "$OUT" '^Iter +1 ' $pid
-check "cgrp: the run holds its site directory" compgen -G "$CG/mapbench-$pid-*" >/dev/null
-kill -INT $pid
-wait $pid
-rc=$?
-check "cgrp: SIGINT exits 130 (got $rc)" [ "$rc" -eq 130 ]
-check "cgrp: nothing left behind after SIGINT" nothing_left $pid
+# SIGINT while owners are made and destroyed: exit 130, the site directories removed.
+for s in cgrp inode; do
+	interrupt_run -w0 -d100 --interval_ms 100 $B --storage $s
+	check "$s: nothing left behind after SIGINT" nothing_left $!
+done
 check "no BPF program or map left behind" [ "$(leftover_bpf)" -le "$before" ]
 
 finish

@@ -70,23 +70,11 @@ expect_usage "--op get: must be one of lookup, update, delete" $B --op get
 expect_usage "--value_size 3: must be 4..65407" $B --value_size 3
 expect_usage "--value_size 65408: must be 4..65407" $B --value_size 65408
 
-# SIGINT while timing: exit 130, the cgroup directories and the files removed.
+# SIGINT while timing (the owners are made before the first Iter line): exit 130, the cgroup
+# directories and the files removed.
 for s in cgrp inode; do
-	"$MB" -w0 -d100 --interval_ms 100 -p2 $B --storage $s >"$OUT" 2>"$ERR" &
-	pid=$!
-	if [ $s = cgrp ]; then
-		wait_for "cgrp: the run made its cgroup directories" $pid \
-			compgen -G "$CG/mapbench-$pid-*/o1" >/dev/null
-	else
-		wait_for "inode: the run made its files" $pid \
-			compgen -G "$TMPDIR/mapbench-$pid-*/o1" >/dev/null
-	fi
-	wait_output_line "$OUT" '^Iter +1 ' $pid
-	kill -INT $pid
-	wait $pid
-	rc=$?
-	check "$s: SIGINT exits 130 (got $rc)" [ "$rc" -eq 130 ]
-	check "$s: nothing left behind after SIGINT" nothing_left $pid
+	interrupt_run -w0 -d100 --interval_ms 100 -p2 $B --storage $s
+	check "$s: nothing left behind after SIGINT" nothing_left $!
 done
 check "no BPF program or map left behind" [ "$(leftover_bpf)" -le "$before" ]
 

@@ -23,6 +23,7 @@
 #include "drivers/map_create.h"
 #include "map_mem.h"
 #include "maps/maps.h"
+#include "sys/meminfo.h"
 #include "mem.h"
 #include "sys/memcg.h"
 #include "util/numparse.h"
@@ -443,22 +444,14 @@ static double delta(uint64_t now, uint64_t base)
  * Per-CPU memory in use system-wide (/proc/meminfo "Percpu": populated pages of every CPU).
  * Per-CPU values allocated while a map is created are not charged to the creator's cgroup
  * (map_create records the map's cgroup after the allocation, and bpf_map_alloc_percpu charges
- * the map's), so map-mem shows their growth beside the cgroup's figures.
+ * the map's), so map-mem shows their growth beside the cgroup's figures. Bytes; NaN where it
+ * cannot be read.
  */
 static double percpu_now(void)
 {
-	char line[128];
-	double v = NAN;
-	unsigned long long kb;
-	FILE *f = fopen("/proc/meminfo", "re");
+	uint64_t v;
 
-	if (!f)
-		return NAN;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Percpu: %llu kB", &kb) == 1)
-			v = (double)kb * 1024;
-	fclose(f);
-	return v;
+	return mb_meminfo_get("Percpu", &v) ? NAN : (double)v;
 }
 
 static double memlock_of(int fd)
@@ -477,7 +470,7 @@ static void row_fail(struct mm_state *st, struct mm_row *r, int err, const char 
 		snprintf(r->why, sizeof(r->why), "interrupted");
 		return;
 	}
-	if (err == -524)	/* ENOTSUPP, which strerror does not know */
+	if (err == -MB_ENOTSUPP)	/* strerror does not know it */
 		snprintf(why, sizeof(why), "%s: this map type does not support the operation (ENOTSUPP)",
 			 what);
 	else

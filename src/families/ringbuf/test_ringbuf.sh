@@ -219,13 +219,7 @@ expect_usage "-c/--consumers 1: this bench has no consumers" -c1 bpf-noop
 expect_usage "--cons-affinity: CPU 1000 is not online" --cons-affinity 1000 rb-libbpf
 
 # ---- SIGINT in the middle: exit 130, nothing left behind ----
-"$MB" -w0 -d100 --interval_ms 100 pb-custom >"$OUT" 2>"$ERR" &
-pid=$!
-wait_output_line "$OUT" '^Iter ' $pid
-kill -INT $pid
-wait $pid
-rc=$?
-check "SIGINT exits 130 (got $rc)" [ "$rc" -eq 130 ]
+interrupt_run -w0 -d100 --interval_ms 100 pb-custom
 check "no ring buffer BPF program or map left behind" [ "$(rb_leftovers)" -le "$before" ]
 
 finish
