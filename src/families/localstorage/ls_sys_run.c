@@ -211,11 +211,14 @@ void ls_sys_finish(struct mb_run *run)
 		hits += run->samples[i].total.hits;
 		errors += run->samples[i].total.errors;
 	}
-	for (int i = 0; i < st->nr_producers; i++)
-		if (!st->prod[i].round_trip || (wants_bpf(st, &st->prod[i]) && !st->prod[i].bpf_read)) {
+	for (int i = 0; i < st->nr_producers; i++) {
+		const struct ls_sys_prod *pp = &st->prod[i];
+
+		if (!pp->round_trip || (wants_bpf(st, pp) && !pp->bpf_read)) {
 			mb_run_fail(run, -EIO, "producer %d made no round trip", i);
 			return;
 		}
+	}
 	if ((!ops && !mb_interrupted()) || errors || hits != ops) {
 		mb_run_fail(run, -EIO, "%llu %ss counted, %llu succeeded, %llu failed: no figure",
 			    (unsigned long long)ops, ls_sys_op_names[st->args->op],
