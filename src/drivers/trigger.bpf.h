@@ -12,6 +12,9 @@
  *    needs tracefs, where libbpf finds its id).
  *
  * Every program ignores other processes' syscalls (mb_trigger_tgid, set by user space).
+ *
+ * MB_TRIGGER_SOCK_PROGS makes the socket kind's program (_name##_sk, on tp_btf/sock_recv_length),
+ * run by a producer's read of its own socket, which the program gets as a typed pointer.
  */
 #ifndef MB_TRIGGER_BPF_H
 #define MB_TRIGGER_BPF_H
@@ -27,6 +30,8 @@
 
 const volatile __u32 mb_trigger_tgid;	/* our process: other processes' syscalls are ignored */
 const volatile __u32 mb_trigger_sysnr;	/* __NR_getpgid, for the programs on sys_enter */
+
+struct mb_trigger_socks mb_trigger_socks;	/* the socket kind's producers, by user space */
 
 /* The slot of this sys_enter if it is one of ours asking for @op, else -1. */
 static __always_inline int mb_trigger_sys_enter(struct pt_regs *regs, long id, __u32 op)
@@ -44,6 +49,23 @@ static __always_inline int mb_trigger_tp(struct trace_event_raw_sys_enter *ctx, 
 	if ((__u32)(bpf_get_current_pid_tgid() >> 32) != mb_trigger_tgid)
 		return -1;
 	return mb_trigger_arg_slot(ctx->args[0], op);
+}
+
+/* The slot of the reading thread if it is a producer of ours asking for @op, else -1. */
+static __always_inline int mb_trigger_sock_slot(__u32 op)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 nr = mb_trigger_socks.nr;
+
+	if ((__u32)(id >> 32) != mb_trigger_tgid)
+		return -1;
+	for (__u32 i = 0; i < MB_MAX_SLOTS && i < nr; i++) {
+		__u64 v = mb_trigger_socks.arg[i];
+
+		if ((__u32)(v >> 32) == (__u32)id)
+			return mb_trigger_arg_slot((__u32)v, op);
+	}
+	return -1;
 }
 
 /*
@@ -99,6 +121,20 @@ SEC("?tp/syscalls/sys_enter_getpgid")					\
 int _name##_tp(struct trace_event_raw_sys_enter *ctx)			\
 {									\
 	int idx = mb_trigger_tp(ctx, _op);				\
+									\
+	return idx < 0 ? 0 : (_call);					\
+}
+
+/*
+ * The socket kind's program of op @_op, on the sock_recv_length tracepoint: @_call, an
+ * expression of idx (the reading producer's slot) and sk (its socket, a trusted pointer), runs
+ * it. Not loaded unless user space says so.
+ */
+#define MB_TRIGGER_SOCK_PROGS(_name, _op, _call)			\
+SEC("?tp_btf/sock_recv_length")						\
+int BPF_PROG(_name##_sk, struct sock *sk, int ret, int flags)		\
+{									\
+	int idx = mb_trigger_sock_slot(_op);				\
 									\
 	return idx < 0 ? 0 : (_call);					\
 }

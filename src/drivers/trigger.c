@@ -16,10 +16,14 @@
 
 static const struct {
 	const char *name, *key, *suffix;
+	enum mb_trigger_kind kind;
 } attach_points[MB_TRIGGER_NR] = {
-	[MB_TRIGGER_TP_BTF] = { "tp_btf/sys_enter", "tp_btf", "_btf" },
-	[MB_TRIGGER_RAW_TP] = { "raw_tp/sys_enter", "raw_tp", "_raw" },
-	[MB_TRIGGER_TP] = { "tp/syscalls/sys_enter_" MB_TRIGGER_SYSCALL, "tp", "_tp" },
+	[MB_TRIGGER_TP_BTF] = { "tp_btf/sys_enter", "tp_btf", "_btf", MB_TRIGGER_KIND_SYSCALL },
+	[MB_TRIGGER_RAW_TP] = { "raw_tp/sys_enter", "raw_tp", "_raw", MB_TRIGGER_KIND_SYSCALL },
+	[MB_TRIGGER_TP] = { "tp/syscalls/sys_enter_" MB_TRIGGER_SYSCALL, "tp", "_tp",
+			    MB_TRIGGER_KIND_SYSCALL },
+	[MB_TRIGGER_SOCK_RECV] = { "tp_btf/sock_recv_length", "sock_recv", "_sk",
+				   MB_TRIGGER_KIND_SOCKET },
 };
 
 static bool attach_valid(enum mb_trigger_attach attach)
@@ -42,6 +46,11 @@ const char *mb_trigger_attach_suffix(enum mb_trigger_attach attach)
 	return attach_valid(attach) ? attach_points[attach].suffix : NULL;
 }
 
+enum mb_trigger_kind mb_trigger_attach_kind(enum mb_trigger_attach attach)
+{
+	return attach_valid(attach) ? attach_points[attach].kind : MB_TRIGGER_KIND_SYSCALL;
+}
+
 bool mb_trigger_refused(const char *list, enum mb_trigger_attach attach)
 {
 	const char *key = mb_trigger_attach_key(attach);
@@ -60,14 +69,19 @@ bool mb_trigger_refused(const char *list, enum mb_trigger_attach attach)
 int mb_trigger_load(struct mb_run *run, struct mb_trigger *t, mb_trigger_load_fn load, void *ctx)
 {
 	const char *refuse = getenv(MB_TRIGGER_REFUSE_ENV);
-	int first = 0;
+	int first = 0, last = MB_TRIGGER_NR - 1;
 
 	run->runner = "trigger";
-	for (int a = 0; a < MB_TRIGGER_NR; a++) {
+	while (last >= 0 && attach_points[last].kind != t->kind)
+		last--;
+	for (int a = 0; a <= last; a++) {
 		int err;
 
+		if (attach_points[a].kind != t->kind)
+			continue;
 		t->attach = (enum mb_trigger_attach)a;
 		t->slots = NULL;
+		t->socks = NULL;
 		if (mb_trigger_refused(refuse, t->attach)) {
 			mb_debug("%s: %s programs refused (%s)", run->bench->name,
 				 mb_trigger_attach_key(t->attach), MB_TRIGGER_REFUSE_ENV);
@@ -80,7 +94,7 @@ int mb_trigger_load(struct mb_run *run, struct mb_trigger *t, mb_trigger_load_fn
 			return err;
 		mb_debug("%s: %s programs failed (%s)%s", run->bench->name,
 			 mb_trigger_attach_key(t->attach), strerror(-err),
-			 a + 1 < MB_TRIGGER_NR ? "; trying the next attach point" : "");
+			 a < last ? "; trying the next attach point" : "");
 		if (!first)
 			first = err;
 	}
@@ -144,5 +158,6 @@ int mb_trigger_prepare(struct bpf_object *obj, enum mb_trigger_attach attach,
 void mb_trigger_report(const struct mb_trigger *t, struct mb_json *extra)
 {
 	mb_json_set_str(extra, "trigger", mb_trigger_attach_name(t->attach));
-	mb_json_set_str(extra, "syscall", MB_TRIGGER_SYSCALL);
+	mb_json_set_str(extra, "syscall",
+			t->kind == MB_TRIGGER_KIND_SOCKET ? "recv" : MB_TRIGGER_SYSCALL);
 }

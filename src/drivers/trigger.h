@@ -27,25 +27,35 @@
 struct bpf_object;
 struct mb_json;
 
-/* Where the programs run, in the order they are tried. */
+/* Where the programs run, in the order they are tried (those of the trigger's kind). */
 enum mb_trigger_attach {
 	MB_TRIGGER_TP_BTF,	/* tp_btf/sys_enter */
 	MB_TRIGGER_RAW_TP,	/* raw_tp/sys_enter */
 	MB_TRIGGER_TP,		/* tp/syscalls/sys_enter_getpgid (needs tracefs) */
+	MB_TRIGGER_SOCK_RECV,	/* tp_btf/sock_recv_length: the socket kind's only one */
 	MB_TRIGGER_NR,
 };
 
+/* What fires the programs. */
+enum mb_trigger_kind {
+	MB_TRIGGER_KIND_SYSCALL,	/* a getpgid() call (the default) */
+	MB_TRIGGER_KIND_SOCKET,	/* a read of the producer's own socket */
+};
+
 /*
- * A comma-separated list of attach points by key (tp_btf,raw_tp,tp): each is refused before
- * loading, as a kernel without it would refuse it (the tests' stand-in for such kernels).
+ * A comma-separated list of attach points by key (tp_btf,raw_tp,tp,sock_recv): each is refused
+ * before loading, as a kernel without it would refuse it (the tests' stand-in for such kernels).
  */
 #define MB_TRIGGER_REFUSE_ENV "MAPBENCH_REFUSE_TRIGGER"
 
 #define MB_TRIGGER_SYSCALL "getpgid"	/* what the producers call */
 
 struct mb_trigger {
+	enum mb_trigger_kind kind;	/* set before mb_trigger_load() (zero: syscall) */
 	enum mb_trigger_attach attach;	/* where the loaded programs run */
 	struct mb_slot *slots;		/* their mb_slots (skel->bss->mb_slots), set by the loader */
+	/* The socket kind: &skel->bss->mb_trigger_socks, set by the loader. */
+	struct mb_trigger_socks *socks;
 };
 
 /*
@@ -55,9 +65,9 @@ struct mb_trigger {
 typedef int (*mb_trigger_load_fn)(struct mb_run *run, struct mb_trigger *t, void *ctx);
 
 /*
- * Calls @load for each attach point in turn until one succeeds; sets run->runner. Returns 0,
- * or the error of the first attach point tried (-EPERM at once: no other does better), the
- * others' errors going to the debug log.
+ * Calls @load for each attach point of @t->kind in turn until one succeeds; sets run->runner.
+ * Returns 0, or the error of the first attach point tried (-EPERM at once: no other does
+ * better), the others' errors going to the debug log.
  */
 int mb_trigger_load(struct mb_run *run, struct mb_trigger *t, mb_trigger_load_fn load, void *ctx);
 
@@ -86,16 +96,37 @@ void mb_trigger_counters(const struct mb_slot *s, uint64_t excluded_ns, uint64_t
 int mb_trigger_produce(struct mb_run *run, struct mb_producer *p, const struct mb_trigger *t,
 		       __u32 op);
 
+/*
+ * The socket kind, producer side: register the calling thread as producer @p's, asking for
+ * @op, before its first mb_trigger_sock_fire(). 0, or -EINVAL where the loader did not set
+ * @t->socks.
+ */
+int mb_trigger_sock_register(struct mb_producer *p, const struct mb_trigger *t, __u32 op);
+/*
+ * One run: a read of @fd, the producer's socket, which has nothing to read (-EAGAIN is how it
+ * ends); the first of the run also checks that a program ran. 0, or -ENOENT when none did.
+ */
+int mb_trigger_sock_fire(struct mb_run *run, struct mb_producer *p, const struct mb_trigger *t,
+			 int fd);
+
 /* The result's extra.trigger (the attach point) and extra.syscall. */
 void mb_trigger_report(const struct mb_trigger *t, struct mb_json *extra);
 
 /* Pure parts, for the tests: */
-/* "tp_btf/sys_enter", "raw_tp/sys_enter", "tp/syscalls/sys_enter_getpgid"; NULL if none. */
+/*
+ * "tp_btf/sys_enter", "raw_tp/sys_enter", "tp/syscalls/sys_enter_getpgid",
+ * "tp_btf/sock_recv_length"; NULL if none.
+ */
 const char *mb_trigger_attach_name(enum mb_trigger_attach attach);
-/* "tp_btf", "raw_tp", "tp": the keys of MB_TRIGGER_REFUSE_ENV; NULL if none. */
+/* "tp_btf", "raw_tp", "tp", "sock_recv": the keys of MB_TRIGGER_REFUSE_ENV; NULL if none. */
 const char *mb_trigger_attach_key(enum mb_trigger_attach attach);
-/* "_btf", "_raw", "_tp": what MB_TRIGGER_PROGS appends to an op's name; NULL if none. */
+/*
+ * "_btf", "_raw", "_tp", "_sk": what MB_TRIGGER_PROGS (MB_TRIGGER_SOCK_PROGS: "_sk") appends
+ * to an op's name; NULL if none.
+ */
 const char *mb_trigger_attach_suffix(enum mb_trigger_attach attach);
+/* The kind of trigger that fires the programs at @attach. */
+enum mb_trigger_kind mb_trigger_attach_kind(enum mb_trigger_attach attach);
 /* Whether @list (MB_TRIGGER_REFUSE_ENV's value, may be NULL) names @attach. */
 bool mb_trigger_refused(const char *list, enum mb_trigger_attach attach);
 

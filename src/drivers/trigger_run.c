@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-/* The trigger runner's producers: getpgid() calls, and the runs their slots counted. */
+/*
+ * The trigger runner's producers: getpgid() calls or reads of their socket, and the runs their
+ * slots counted.
+ */
 #include <errno.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 
 #include "trigger.h"
@@ -42,6 +46,40 @@ int mb_trigger_fire(struct mb_run *run, struct mb_producer *p, const struct mb_t
 	if (calls == 0 && s->calls == 0) {
 		mb_err("%s: producer %d: the %s program did not run for %s()", run->bench->name,
 		       p->idx, mb_trigger_attach_name(t->attach), MB_TRIGGER_SYSCALL);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int mb_trigger_sock_register(struct mb_producer *p, const struct mb_trigger *t, __u32 op)
+{
+	__u32 tid = (__u32)syscall(SYS_gettid), nr;
+
+	if (!t->socks || p->idx < 0 || p->idx >= MB_MAX_SLOTS)
+		return -EINVAL;
+	__atomic_store_n(&t->socks->arg[p->idx],
+			 (__u64)tid << 32 | mb_trigger_arg(op, (__u32)p->idx), __ATOMIC_RELEASE);
+	nr = __atomic_load_n(&t->socks->nr, __ATOMIC_RELAXED);
+	while (nr < (__u32)p->idx + 1 &&
+	       !__atomic_compare_exchange_n(&t->socks->nr, &nr, (__u32)p->idx + 1, false,
+					    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		;
+	return 0;
+}
+
+int mb_trigger_sock_fire(struct mb_run *run, struct mb_producer *p, const struct mb_trigger *t,
+			 int fd)
+{
+	const struct mb_slot *s = &t->slots[p->idx];
+	uint64_t calls = s->calls;
+	char c;
+
+	if (recv(fd, &c, sizeof(c), MSG_DONTWAIT) >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+		mb_debug("%s: producer %d: a read of its socket did not fail with EAGAIN",
+			 run->bench->name, p->idx);
+	if (calls == 0 && s->calls == 0) {
+		mb_err("%s: producer %d: the %s program did not run for recv()", run->bench->name,
+		       p->idx, mb_trigger_attach_name(t->attach));
 		return -ENOENT;
 	}
 	return 0;

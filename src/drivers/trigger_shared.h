@@ -18,6 +18,17 @@
 #define MB_TRIGGER_OP_MASK	0xffu
 #define MB_TRIGGER_SLOT_MASK	0xffffu
 
+/*
+ * The socket kind's registry (its programs' .bss): each producer's thread id (high 32 bits)
+ * and the argument its reads stand for (low 32 bits: mb_trigger_arg()), at its slot; @nr is
+ * one past the highest slot registered, so that a program looks no further.
+ */
+struct mb_trigger_socks {
+	__u32 nr;
+	__u32 pad;
+	__u64 arg[MB_MAX_SLOTS];
+};
+
 /* The syscall argument that asks for @op on behalf of producer @slot. */
 static inline __attribute__((always_inline)) __u64 mb_trigger_arg(__u32 op, __u32 slot)
 {

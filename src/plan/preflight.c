@@ -193,12 +193,30 @@ struct mb_json *mb_preflight_collect(const struct mb_preflight_in *in, int *warn
 	return checks;
 }
 
-/* Two readings of /proc/stat, MB_PREFLIGHT_WINDOW_MS apart; mapbench only sleeps meanwhile. */
-static void watch_cpus(char **before, char **after)
+int mb_preflight_window_ms(const char *env_value)
+{
+	char *end;
+	long v;
+
+	if (!env_value || !*env_value)
+		return MB_PREFLIGHT_WINDOW_MS;
+	errno = 0;
+	v = strtol(env_value, &end, 10);
+	if (errno || *end || v < MB_PREFLIGHT_WINDOW_MIN || v > MB_PREFLIGHT_WINDOW_MAX) {
+		mb_warn("%s=%s: must be %d..%d (ms); the preflight watches %d ms",
+			MB_PREFLIGHT_WINDOW_ENV, env_value, MB_PREFLIGHT_WINDOW_MIN,
+			MB_PREFLIGHT_WINDOW_MAX, MB_PREFLIGHT_WINDOW_MS);
+		return MB_PREFLIGHT_WINDOW_MS;
+	}
+	return (int)v;
+}
+
+/* Two readings of /proc/stat, @window_ms apart; mapbench only sleeps meanwhile. */
+static void watch_cpus(int window_ms, char **before, char **after)
 {
 	struct timespec ts = {
-		.tv_sec = MB_PREFLIGHT_WINDOW_MS / 1000,
-		.tv_nsec = (MB_PREFLIGHT_WINDOW_MS % 1000) * 1000000L,
+		.tv_sec = window_ms / 1000,
+		.tv_nsec = (window_ms % 1000) * 1000000L,
 	};
 
 	*before = mb_read_file("/proc/stat");
@@ -212,12 +230,12 @@ int mb_preflight(struct mb_env *env, const struct mb_preflight_use *use)
 	struct mb_json *rec = mb_json_object(), *checks;
 	struct mb_preflight_in in = {
 		.root = "", .online = &env->online, .use = use,
-		.window_ms = MB_PREFLIGHT_WINDOW_MS,
+		.window_ms = mb_preflight_window_ms(getenv(MB_PREFLIGHT_WINDOW_ENV)),
 	};
 	char *before, *after;
 	int warnings = 0;
 
-	watch_cpus(&before, &after);
+	watch_cpus(in.window_ms, &before, &after);
 	in.stat_before = before;
 	in.stat_after = after;
 	checks = mb_preflight_collect(&in, &warnings);

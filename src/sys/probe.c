@@ -144,13 +144,19 @@ void mb_explain_load_error(int err, const char *what, char *buf, size_t len)
 	mb_verifier_log_clear();
 }
 
-int mb_probe_fentry(const char *func, char *why, size_t len)
+/*
+ * A trampoline program of @type (fentry, LSM) on BTF function @func, loaded and attached with
+ * raw syscalls so that a refusal prints nothing. @kind names it in @why.
+ */
+static int probe_trampoline(enum bpf_prog_type type, enum bpf_attach_type attach, __u32 flags,
+			    const char *func, const char *kind, char *why, size_t len)
 {
 	struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY);
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = attach,
+		    .prog_flags = flags);
 	struct btf *vmlinux = btf__load_vmlinux_btf();
 	int id, fd, link, err;
 
@@ -166,24 +172,41 @@ int mb_probe_fentry(const char *func, char *why, size_t len)
 		return -ENOENT;
 	}
 	opts.attach_btf_id = (__u32)id;
-	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "mb_fentry_probe", "Dual BSD/GPL", insns,
+	fd = bpf_prog_load(type, "mb_tramp_probe", "Dual BSD/GPL", insns,
 			   sizeof(insns) / sizeof(insns[0]), &opts);
 	if (fd < 0) {
 		err = -errno;
 		if (err == -EPERM)
-			snprintf(why, len, "loading an fentry program fails with EPERM although BPF is allowed: this kernel blocks BPF trampolines");
+			snprintf(why, len, "loading an %s program fails with EPERM although BPF is allowed: this kernel blocks BPF trampolines",
+				 kind);
 		else
-			snprintf(why, len, "loading an fentry program on %s fails: %s", func,
+			snprintf(why, len, "loading an %s program on %s fails: %s", kind, func,
 				 strerror(-err));
 		return err;
 	}
-	link = bpf_link_create(fd, 0, BPF_TRACE_FENTRY, NULL);
+	link = bpf_link_create(fd, 0, attach, NULL);
 	err = link < 0 ? -errno : 0;
 	if (err)
-		snprintf(why, len, "attaching an fentry program to %s fails: %s", func,
+		snprintf(why, len, "attaching an %s program to %s fails: %s", kind, func,
 			 strerror(-err));
 	else
 		close(link);
 	close(fd);
 	return err;
+}
+
+int mb_probe_fentry(const char *func, char *why, size_t len)
+{
+	return probe_trampoline(BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, 0, func, "fentry", why,
+				len);
+}
+
+int mb_probe_lsm(const char *hook, bool sleepable, char *why, size_t len)
+{
+	char func[128];
+
+	/* LSM programs attach to the BPF LSM's stub of the hook. */
+	snprintf(func, sizeof(func), "bpf_lsm_%s", hook);
+	return probe_trampoline(BPF_PROG_TYPE_LSM, BPF_LSM_MAC, sleepable ? BPF_F_SLEEPABLE : 0,
+				func, sleepable ? "lsm.s" : "lsm", why, len);
 }

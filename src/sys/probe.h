@@ -20,6 +20,12 @@ int mb_probe_map_type(int map_type, const char *name, char *why, size_t len);
  */
 int mb_probe_fentry(const char *func, char *why, size_t len);
 
+/*
+ * The same for an LSM program on hook @hook (as "socket_post_create"; sleepable: lsm.s), which
+ * needs the BPF LSM active as well as trampolines.
+ */
+int mb_probe_lsm(const char *hook, bool sleepable, char *why, size_t len);
+
 /* A sentence for an EPERM from a BPF syscall: what is missing and how to fix it. */
 void mb_explain_eperm(char *buf, size_t len);
 

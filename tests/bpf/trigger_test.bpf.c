@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * The trigger runner's unit test: two ops, each counting its runs as one op, one hit; the
- * second also adds 2 to its slot's own counter 0.
+ * second also adds 2 to its slot's own counter 0; a third, fired by a socket read, the socket's
+ * address family.
  */
 #include "drivers/trigger.bpf.h"
 
@@ -16,3 +17,5 @@ static __always_inline int count(int idx, __u64 own)
 
 MB_TRIGGER_PROGS(mb_tt_a, 1, count(idx, 0))
 MB_TRIGGER_PROGS(mb_tt_b, 2, count(idx, 2))
+/* The socket kind: its own counter adds the read socket's family (AF_INET: 2). */
+MB_TRIGGER_SOCK_PROGS(mb_tt_s, 3, count(idx, sk->__sk_common.skc_family))

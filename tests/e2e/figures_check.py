@@ -94,6 +94,17 @@ def parse_htab(line):
             Fig('peak memory usage', 'bytes', printed(g[4], MIB) if g[4] else None)]
 
 
+def parse_creates(line):
+    m = re.match(r'^Summary: creates +(%s) ± +(%s) ?k/s \( *(%s)k/prod\), +(%s|n/a) '
+                 r'kmallocs/create$' % (NUM, SD, NUM, NUM), line)
+    if not m:
+        return None
+    g = m.groups()
+    return [Fig('creates', 'ops/s', printed(g[0], 1e3), spread(g[1], 1e3), spread=True),
+            Fig('creates', 'ops/s per producer', printed(g[2], 1e3)),
+            Fig('kmallocs', 'kmallocs/create', None if g[3] == 'n/a' else printed(g[3]))]
+
+
 def parse_lru_dist(line):
     m = re.match(r'^Summary: (\S+) (\S+) lru_size [0-9]+ tasks [0-9]+: BPF LRU misses ([0-9]+) '
                  r'\((%s) %%\), perfect LRU misses ([0-9]+) \((%s) %%\), extra misses ([+-][0-9]+) '
@@ -146,8 +157,8 @@ def parse_local_storage(line):
             Fig('important_hits', 'ops/s', printed(g[3], 1e6), spread(g[4], 1e6), spread=True)]
 
 
-PARSERS = [parse_hits, parse_throughput, parse_false_hits, parse_htab, parse_lru_dist,
-           parse_lru_loss, parse_local_storage]
+PARSERS = [parse_hits, parse_throughput, parse_false_hits, parse_htab, parse_creates,
+           parse_lru_dist, parse_lru_loss, parse_local_storage]
 
 # map-mem's columns after max_entries, with the unit of their figures.
 MM_COLUMNS = [('entries', 'entries'), ('created', 'bytes'), ('filled', 'bytes'),

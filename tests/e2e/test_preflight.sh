@@ -4,6 +4,8 @@
 # run's producers use is found and named, and every verdict follows from what it measured (the
 # machine may be busy or quiet: the test judges the check, not the machine).
 . "$(dirname "$0")/lib.sh"
+# The window a user's run watches, not the tests' shorter one; and a bad value is said once.
+unset MAPBENCH_PREFLIGHT_MS
 
 BUSY='.context.preflight.checks[] | select(.check == "cpu_busy")'
 ncpu=$(nproc)
@@ -71,5 +73,17 @@ if [ "$ncpu" -ge 2 ]; then
 	busy_verdict_check "another CPU: the verdict follows from the figures" "$OUT"
 fi
 busy_stop
+
+# The tests' shorter window is recorded as what it was; a value out of range is said, once,
+# and the default watched.
+MAPBENCH_PREFLIGHT_MS=20 expect_rc 0 "a 20 ms window" -w0 -d1 --interval_ms 100 count-local \
+	--format json
+jq_check "the 20 ms window is recorded" "$OUT" "[$BUSY | .measured.window_ms] == [20]"
+MAPBENCH_PREFLIGHT_MS=5 expect_rc 0 "a window out of range" -w0 -d1 --interval_ms 100 \
+	count-local --format json
+check "out of range: one warning naming the variable and its range" \
+	[ "$(grep -c 'MAPBENCH_PREFLIGHT_MS=5: must be 10..1000 (ms); the preflight watches 200 ms' "$ERR")" -eq 1 ]
+jq_check "out of range: the default window is watched" "$OUT" \
+	"[$BUSY | .measured.window_ms] == [200]"
 
 finish

@@ -381,6 +381,21 @@ static void test_cpustat_parse(void **state)
 	mb_cpustat_free(&a);
 }
 
+/* The window: the default, or the environment's value where it is in range. */
+static void test_window(void **state)
+{
+	(void)state;
+	assert_int_equal(mb_preflight_window_ms(NULL), MB_PREFLIGHT_WINDOW_MS);
+	assert_int_equal(mb_preflight_window_ms(""), MB_PREFLIGHT_WINDOW_MS);
+	assert_int_equal(mb_preflight_window_ms("20"), 20);
+	assert_int_equal(mb_preflight_window_ms("10"), 10);
+	assert_int_equal(mb_preflight_window_ms("1000"), 1000);
+	assert_int_equal(mb_preflight_window_ms("9"), MB_PREFLIGHT_WINDOW_MS);
+	assert_int_equal(mb_preflight_window_ms("1001"), MB_PREFLIGHT_WINDOW_MS);
+	assert_int_equal(mb_preflight_window_ms("20ms"), MB_PREFLIGHT_WINDOW_MS);
+	assert_int_equal(mb_preflight_window_ms("-5"), MB_PREFLIGHT_WINDOW_MS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_busy_unpinned),
 		cmocka_unit_test(test_busy_threshold),
 		cmocka_unit_test(test_cpustat_parse),
+		cmocka_unit_test(test_window),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

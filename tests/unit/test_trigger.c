@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <cmocka.h>
 #include <bpf/libbpf.h>
@@ -33,6 +34,10 @@ static void test_attach_names(void **state)
 	assert_null(mb_trigger_attach_name(MB_TRIGGER_NR));
 	assert_null(mb_trigger_attach_key((enum mb_trigger_attach)-1));
 	assert_null(mb_trigger_attach_suffix(MB_TRIGGER_NR));
+	assert_string_equal(mb_trigger_attach_name(MB_TRIGGER_SOCK_RECV), "tp_btf/sock_recv_length");
+	assert_string_equal(mb_trigger_attach_key(MB_TRIGGER_SOCK_RECV), "sock_recv");
+	assert_int_equal(mb_trigger_attach_kind(MB_TRIGGER_SOCK_RECV), MB_TRIGGER_KIND_SOCKET);
+	assert_int_equal(mb_trigger_attach_kind(MB_TRIGGER_RAW_TP), MB_TRIGGER_KIND_SYSCALL);
 }
 
 static void test_refused(void **state)
@@ -129,7 +134,7 @@ static void test_all_refused(void **state)
 {
 	struct mb_run run = { .bench = &tt_bench };
 	struct loader l = { 0 };
-	struct mb_trigger t;
+	struct mb_trigger t = { 0 };
 
 	(void)state;
 	setenv(MB_TRIGGER_REFUSE_ENV, "tp_btf,raw_tp,tp", 1);
@@ -146,7 +151,7 @@ static void test_fire(void **state)
 	struct mb_producer p = { .idx = 3, .cpu = -1 }, q = { .idx = 4, .cpu = -1 };
 	struct loader l = { 0 };
 	struct mb_counters c;
-	struct mb_trigger t;
+	struct mb_trigger t = { 0 };
 	char why[512];
 
 	(void)state;
@@ -174,6 +179,75 @@ static void test_fire(void **state)
 	trigger_test_bpf__destroy(l.skel);
 }
 
+static int load_sock(struct mb_run *run, struct mb_trigger *t, void *ctx)
+{
+	const char *const ops[] = { "mb_tt_s", NULL };
+	struct loader *l = ctx;
+	int err;
+
+	(void)run;
+	l->calls++;
+	l->skel = trigger_test_bpf__open();
+	if (!l->skel)
+		return -errno;
+	err = mb_trigger_prepare(l->skel->obj, t->attach, ops);
+	if (!err)
+		err = trigger_test_bpf__load(l->skel);
+	if (!err)
+		err = trigger_test_bpf__attach(l->skel);
+	if (err) {
+		trigger_test_bpf__destroy(l->skel);
+		l->skel = NULL;
+		return err;
+	}
+	t->slots = l->skel->bss->mb_slots;
+	t->socks = &l->skel->bss->mb_trigger_socks;
+	return 0;
+}
+
+/*
+ * The socket kind: its one attach point (refused: nothing else is tried); a registered
+ * producer's reads run its program on its socket, an unregistered one's do not.
+ */
+static void test_sock(void **state)
+{
+	struct mb_run run = { .bench = &tt_bench };
+	struct mb_producer p = { .idx = 2, .cpu = -1 }, q = { .idx = 5, .cpu = -1 };
+	struct mb_trigger t = { .kind = MB_TRIGGER_KIND_SOCKET };
+	struct loader l = { 0 };
+	struct mb_counters c;
+	char why[512];
+	int fd;
+
+	(void)state;
+	if (mb_probe_bpf(why, sizeof(why)))
+		skip();
+	setenv(MB_TRIGGER_REFUSE_ENV, "sock_recv", 1);
+	assert_int_equal(mb_trigger_load(&run, &t, load_sock, &l), -EOPNOTSUPP);
+	unsetenv(MB_TRIGGER_REFUSE_ENV);
+	assert_int_equal(l.calls, 0);
+	assert_int_equal(mb_trigger_load(&run, &t, load_sock, &l), 0);
+	assert_int_equal(t.attach, MB_TRIGGER_SOCK_RECV);
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	assert_true(fd >= 0);
+	/* Not registered yet: the program ignores the read. */
+	assert_int_equal(mb_trigger_sock_fire(&run, &p, &t, fd), -ENOENT);
+	assert_int_equal(mb_trigger_sock_register(&p, &t, 3), 0);
+	assert_int_equal(t.socks->nr, 3);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(mb_trigger_sock_fire(&run, &p, &t, fd), 0);
+	mb_trigger_counters(&t.slots[2], 0, 0, &c);
+	assert_int_equal(c.ops, 4);
+	assert_int_equal(c.counter[0], 4 * AF_INET);
+	/* A later slot raises how far the programs look; an earlier one does not lower it. */
+	assert_int_equal(mb_trigger_sock_register(&q, &t, 3), 0);
+	assert_int_equal(t.socks->nr, 6);
+	assert_int_equal(mb_trigger_sock_register(&p, &t, 3), 0);
+	assert_int_equal(t.socks->nr, 6);
+	close(fd);
+	trigger_test_bpf__destroy(l.skel);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -183,6 +257,7 @@ int main(void)
 		cmocka_unit_test(test_prepare),
 		cmocka_unit_test(test_all_refused),
 		cmocka_unit_test(test_fire),
+		cmocka_unit_test(test_sock),
 	};
 
 	mb_log_init(true, false, stdout);

@@ -3,6 +3,7 @@
 #include "families/family.h"
 #include "ls_cache.h"
 
+extern const struct mb_bench mb_bench_ls_create;
 extern const struct mb_bench mb_bench_ls_tasks_trace;
 extern const struct mb_bench mb_bench_ls_syscall;
 extern const struct mb_bench mb_bench_ls_owners;
@@ -12,7 +13,7 @@ const struct mb_family mb_family_localstorage = {
 	.desc = "local storage (task, sk, cgrp, inode): the kernel's cache, create and Tasks Trace benches",
 	.benches = (const struct mb_bench *const[]){
 		&mb_bench_ls_cache_seq_get, &mb_bench_ls_cache_int_get,
-		&mb_bench_ls_cache_hashmap_control, &mb_bench_ls_tasks_trace,
+		&mb_bench_ls_cache_hashmap_control, &mb_bench_ls_create, &mb_bench_ls_tasks_trace,
 		&mb_bench_ls_syscall, &mb_bench_ls_owners, NULL,
 	},
 };
