@@ -69,7 +69,7 @@ static int mountinfo_field(const char *line, int n, char *buf, size_t len)
 	return 0;
 }
 
-int mb_cgroup2_mount_parse(const char *text, char *buf, size_t len)
+int mb_owner_cgroup2_mount_parse(const char *text, char *buf, size_t len)
 {
 	const char *line = text;
 
@@ -85,7 +85,7 @@ int mb_cgroup2_mount_parse(const char *text, char *buf, size_t len)
 	return -ENOENT;
 }
 
-int mb_cgroup2_mount(char *buf, size_t len, char *why, size_t why_len)
+int mb_owner_cgroup2_mount(char *buf, size_t len, char *why, size_t why_len)
 {
 	static char text[65536];
 	FILE *f = fopen(MOUNTINFO, "re");
@@ -100,7 +100,7 @@ int mb_cgroup2_mount(char *buf, size_t len, char *why, size_t why_len)
 	n = fread(text, 1, sizeof(text) - 1, f);
 	fclose(f);
 	text[n] = '\0';
-	err = mb_cgroup2_mount_parse(text, buf, len);
+	err = mb_owner_cgroup2_mount_parse(text, buf, len);
 	if (err)
 		snprintf(why, why_len, "%s names no cgroup2 file system: cgroup v2 is not mounted",
 			 MOUNTINFO);
@@ -137,7 +137,7 @@ int mb_owner_site_open(struct mb_owner_site *s, enum mb_owner_kind kind, char *w
 		return site_mkdtemp(s, tmp && *tmp ? tmp : "/tmp", why, len);
 	if (kind != MB_OWNER_CGRP)
 		return 0;
-	err = mb_cgroup2_mount(mnt, sizeof(mnt), why, len);
+	err = mb_owner_cgroup2_mount(mnt, sizeof(mnt), why, len);
 	return err ? err : site_mkdtemp(s, mnt, why, len);
 }
 

@@ -49,9 +49,9 @@ const char *mb_owner_kind_name(enum mb_owner_kind kind);
  * The mount point of the first cgroup2 file system in /proc/self/mountinfo's @text into @buf
  * (its octal escapes undone). 0, -ENOENT (none) or -ENAMETOOLONG.
  */
-int mb_cgroup2_mount_parse(const char *text, char *buf, size_t len);
+int mb_owner_cgroup2_mount_parse(const char *text, char *buf, size_t len);
 /* The same for this process: 0, or -errno with the reason in @why. */
-int mb_cgroup2_mount(char *buf, size_t len, char *why, size_t why_len);
+int mb_owner_cgroup2_mount(char *buf, size_t len, char *why, size_t why_len);
 
 /*
  * Ready @s for owners of @kind: cgrp makes a fresh directory under the cgroup v2 mount, inode

@@ -29,19 +29,19 @@ static void test_mount_parse(void **state)
 	char buf[64];
 
 	(void)state;
-	assert_int_equal(mb_cgroup2_mount_parse(mountinfo, buf, sizeof(buf)), 0);
+	assert_int_equal(mb_owner_cgroup2_mount_parse(mountinfo, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "/sys/fs/cgroup/unified");
 	/* Optional fields may be none; a space in the path comes escaped. */
-	assert_int_equal(mb_cgroup2_mount_parse("30 1 0:5 / /a\\040b rw - cgroup2 none rw", buf,
-						sizeof(buf)), 0);
+	assert_int_equal(mb_owner_cgroup2_mount_parse("30 1 0:5 / /a\\040b rw - cgroup2 none rw",
+						      buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "/a b");
 	/* v1 only, a type that starts with cgroup2, nothing. */
-	assert_int_equal(mb_cgroup2_mount_parse("27 25 0:24 / /m rw - cgroup cgroup rw,memory\n",
-						buf, sizeof(buf)), -ENOENT);
-	assert_int_equal(mb_cgroup2_mount_parse("1 1 0:5 / /x rw - cgroup2x n rw\n", buf,
-						sizeof(buf)), -ENOENT);
-	assert_int_equal(mb_cgroup2_mount_parse("", buf, sizeof(buf)), -ENOENT);
-	assert_int_equal(mb_cgroup2_mount_parse(mountinfo, buf, 8), -ENAMETOOLONG);
+	assert_int_equal(mb_owner_cgroup2_mount_parse("27 25 0:24 / /m rw - cgroup c rw,memory\n",
+						      buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(mb_owner_cgroup2_mount_parse("1 1 0:5 / /x rw - cgroup2x n rw\n", buf,
+						      sizeof(buf)), -ENOENT);
+	assert_int_equal(mb_owner_cgroup2_mount_parse("", buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(mb_owner_cgroup2_mount_parse(mountinfo, buf, 8), -ENAMETOOLONG);
 }
 
 static int count_entries(const char *dir)
