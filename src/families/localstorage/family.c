@@ -7,6 +7,8 @@ extern const struct mb_bench mb_bench_ls_create;
 extern const struct mb_bench mb_bench_ls_tasks_trace;
 extern const struct mb_bench mb_bench_ls_get;
 extern const struct mb_bench mb_bench_ls_create_delete;
+extern const struct mb_bench mb_bench_ls_syscall;
+extern const struct mb_bench mb_bench_ls_owners;
 
 const struct mb_family mb_family_localstorage = {
 	.name = "localstorage",
@@ -14,6 +16,7 @@ const struct mb_family mb_family_localstorage = {
 	.benches = (const struct mb_bench *const[]){
 		&mb_bench_ls_cache_seq_get, &mb_bench_ls_cache_int_get,
 		&mb_bench_ls_cache_hashmap_control, &mb_bench_ls_create, &mb_bench_ls_tasks_trace,
-		&mb_bench_ls_get, &mb_bench_ls_create_delete, NULL,
+		&mb_bench_ls_get, &mb_bench_ls_create_delete, &mb_bench_ls_syscall,
+		&mb_bench_ls_owners, NULL,
 	},
 };

@@ -96,9 +96,9 @@ static bool round_trip_json(struct mb_run *run, const struct ls_types *st)
 	if (a->storage == LS_CGRP)
 		snprintf(by, sizeof(by), "an fd of the cgroup v2 folder %s", st->cgrp_path);
 	else if (st->pidfd_thread)
-		snprintf(by, sizeof(by), "a pidfd of the producer thread (PIDFD_THREAD)");
+		snprintf(by, sizeof(by), "a pidfd of the producer thread, %s", st->task_how);
 	else
-		snprintf(by, sizeof(by), "a pidfd of the main thread (the kernel refuses PIDFD_THREAD)");
+		snprintf(by, sizeof(by), "a pidfd of the main thread, %s", st->task_how);
 	mb_json_set_str(rt, "written_by", "BPF: the fill program (raw_tp, test_run on the owner's thread), get with F_CREATE");
 	mb_json_set_str(rt, "read_by", by);
 	mb_json_set_num(rt, "values_checked", checked);

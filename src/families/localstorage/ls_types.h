@@ -44,6 +44,7 @@ struct ls_types {
 	int cgrp_fd;			/* the process's cgroup v2 folder (cgrp), else -1 */
 	char cgrp_path[PATH_MAX];
 	bool pidfd_thread;		/* the kernel takes PIDFD_THREAD */
+	char task_how[160];		/* how a task's pidfd is opened (drivers/owners) */
 	uint32_t main_checked;		/* without it: values read back on the main thread */
 	struct ls_round_trip *rt;	/* [nr_producers] */
 };
@@ -62,12 +63,12 @@ void ls_types_teardown(struct mb_run *run);
  */
 int ls_types_first_pass(struct mb_run *run, struct mb_producer *p);
 /*
- * Where pidfd_open() refuses PIDFD_THREAD, on the main thread in set-up: the same round trip
- * through the leader's pidfd, the only task pidfd that kernel gives. 0 or a negative error.
+ * In set-up, on the main thread: how a task's pidfd is opened here (st->task_how). Where the
+ * kernel refuses PIDFD_THREAD, a producer thread's storage cannot be read from user space:
+ * then the main thread's storages are made and read back through its pidfd instead.
+ * 0 or a negative error reported on @run.
  */
-int ls_types_main_round_trip(struct mb_run *run);
-/* Whether pidfd_open() takes PIDFD_THREAD (Linux 6.9+). */
-bool ls_pidfd_thread_supported(void);
+int ls_types_task_owner(struct mb_run *run);
 
 extern const struct mb_text_style ls_types_text;
 

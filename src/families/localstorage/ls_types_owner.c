@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * The owners of the per-type benches as user space reaches them: a task through a pidfd (of
- * the producer thread itself where the kernel takes PIDFD_THREAD), a cgroup through an fd of
- * its cgroup v2 folder. Before timing, each producer's storages are made by BPF (the fill
+ * the producer thread itself where the kernel takes PIDFD_THREAD: drivers/owners), a cgroup
+ * through an fd of its cgroup v2 folder. Before timing, each producer's storages are made by BPF (the fill
  * program, on its own thread) and read back through that fd: the value must be the one BPF
  * wrote, or the run fails.
  */
@@ -11,46 +11,41 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 #include <linux/types.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "core/bench.h"
 #include "drivers/kloop.h"
+#include "drivers/owners.h"
 #include "ls_get.skel.h"
 #include "ls_types.h"
 #include "ls_types_shared.h"
 
-#ifndef PIDFD_THREAD
-#define PIDFD_THREAD	O_EXCL	/* Linux 6.9: a pidfd of a thread, not only of a leader */
-#endif
-
-static int pidfd_open(pid_t pid, unsigned int flags)
-{
-	return (int)syscall(SYS_pidfd_open, pid, flags);
-}
-
-bool ls_pidfd_thread_supported(void)
-{
-	int fd = pidfd_open(getpid(), PIDFD_THREAD);
-
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
-}
-
-/* The fd user space keys producer @p's owner by: a pidfd of its thread, or the cgroup's. */
+/*
+ * The fd user space keys the calling producer's owner by: a pidfd of its own thread
+ * (drivers/owners), or the cgroup's folder. -EOPNOTSUPP where the pidfd would name the
+ * process rather than the thread.
+ */
 static int owner_fd(struct mb_run *run, const struct ls_types *st)
 {
 	const struct ls_types_args *a = run->args;
-	int fd;
+	struct mb_owner o;
+	int err;
 
-	if (a->storage == LS_CGRP)
-		return dup(st->cgrp_fd);
-	fd = pidfd_open((pid_t)syscall(SYS_gettid), PIDFD_THREAD);
-	return fd < 0 ? -errno : fd;
+	if (a->storage == LS_CGRP) {
+		int fd = fcntl(st->cgrp_fd, F_DUPFD_CLOEXEC, 0);
+
+		return fd < 0 ? -errno : fd;
+	}
+	err = mb_owner_self(&o);
+	if (err)
+		return err;
+	if (!o.pidfd_thread) {
+		mb_owner_destroy(&o);
+		return -EOPNOTSUPP;
+	}
+	return o.fd;
 }
 
 /*
@@ -87,24 +82,27 @@ static int fill(struct mb_run *run, struct ls_types *st, int cpu, const char *wh
 	return 0;
 }
 
-int ls_types_main_round_trip(struct mb_run *run)
+int ls_types_task_owner(struct mb_run *run)
 {
 	struct ls_types *st = run->priv;
-	int fd, n;
+	struct mb_owner o;
+	int n;
 
-	n = fill(run, st, -1, "main thread");
-	if (n < 0)
-		return n;
-	fd = pidfd_open(getpid(), 0);
-	if (fd < 0)
-		return mb_run_fail(run, -errno, "main thread: cannot open its pidfd: %s",
-				   strerror(errno));
-	n = read_back(run, st, fd, "main thread");
-	close(fd);
-	if (n < 0)
-		return n;
-	st->main_checked = (uint32_t)n;
-	return 0;
+	n = mb_owner_self(&o);
+	if (n)
+		return mb_run_fail(run, n, "main thread: cannot open its pidfd: %s", strerror(-n));
+	st->pidfd_thread = o.pidfd_thread;
+	snprintf(st->task_how, sizeof(st->task_how), "%s", o.how);
+	/* The producers read their own storage; where they cannot, the main thread's is read. */
+	if (!o.pidfd_thread) {
+		n = fill(run, st, -1, "main thread");
+		if (!n)
+			n = read_back(run, st, o.fd, "main thread");
+		if (n > 0)
+			st->main_checked = (uint32_t)n;
+	}
+	mb_owner_destroy(&o);
+	return n < 0 ? n : 0;
 }
 
 /* create+delete starts from an owner with no storage: each op then makes and frees both. */

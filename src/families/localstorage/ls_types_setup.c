@@ -162,9 +162,8 @@ static int open_owner(struct mb_run *run, struct ls_types *st, const struct ls_t
 	char why[PATH_MAX + 128];
 	int err;
 
-	st->pidfd_thread = ls_pidfd_thread_supported();
 	if (a->storage != LS_CGRP)
-		return st->pidfd_thread ? 0 : ls_types_main_round_trip(run);
+		return ls_types_task_owner(run);
 	err = mb_cgroup2_self(st->cgrp_path, sizeof(st->cgrp_path), why, sizeof(why));
 	if (err)
 		return mb_run_skip(run, "--storage cgrp: user space cannot reach this process's cgroup: %s",
