@@ -17,13 +17,12 @@
 #include <unistd.h>
 
 #include "owners.h"
+#include "sys/cgroup2.h"
 
 /* pidfd_open's flag for a pidfd of a thread rather than of a process (Linux 6.9+). */
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD	O_EXCL
 #endif
-
-#define MOUNTINFO	"/proc/self/mountinfo"
 
 /* A thread made to be an owner: it tells its tid, then waits until told to end. */
 struct mb_owner_thread {
@@ -39,72 +38,6 @@ const char *mb_owner_kind_name(enum mb_owner_kind kind)
 	static const char *const names[MB_OWNER_NR] = { "thread", "socket", "cgroup", "file" };
 
 	return kind < MB_OWNER_NR ? names[kind] : "?";
-}
-
-/* Field @n (0-based, space-separated) of @line into @buf, octal escapes (\040) undone. */
-static int mountinfo_field(const char *line, int n, char *buf, size_t len)
-{
-	const char *p = line;
-	size_t k = 0;
-
-	for (int i = 0; i < n; i++) {
-		p = strchr(p, ' ');
-		if (!p)
-			return -ENOENT;
-		p++;
-	}
-	while (*p && *p != ' ' && *p != '\n') {
-		char c = *p++;
-
-		if (c == '\\' && p[0] >= '0' && p[0] <= '3' && p[1] >= '0' && p[1] <= '7' &&
-		    p[2] >= '0' && p[2] <= '7') {
-			c = (char)((p[0] - '0') * 64 + (p[1] - '0') * 8 + (p[2] - '0'));
-			p += 3;
-		}
-		if (k + 1 >= len)
-			return -ENAMETOOLONG;
-		buf[k++] = c;
-	}
-	buf[k] = '\0';
-	return 0;
-}
-
-int mb_owner_cgroup2_mount_parse(const char *text, char *buf, size_t len)
-{
-	const char *line = text;
-
-	while (line && *line) {
-		/* Optional fields end with " - ", then the file system type. */
-		const char *sep = strstr(line, " - ");
-		const char *eol = strchr(line, '\n');
-
-		if (sep && (!eol || sep < eol) && !strncmp(sep + 3, "cgroup2 ", 8))
-			return mountinfo_field(line, 4, buf, len);
-		line = eol ? eol + 1 : NULL;
-	}
-	return -ENOENT;
-}
-
-int mb_owner_cgroup2_mount(char *buf, size_t len, char *why, size_t why_len)
-{
-	static char text[65536];
-	FILE *f = fopen(MOUNTINFO, "re");
-	size_t n;
-	int err;
-
-	if (!f) {
-		err = -errno;
-		snprintf(why, why_len, "cannot read %s: %s", MOUNTINFO, strerror(-err));
-		return err;
-	}
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = '\0';
-	err = mb_owner_cgroup2_mount_parse(text, buf, len);
-	if (err)
-		snprintf(why, why_len, "%s names no cgroup2 file system: cgroup v2 is not mounted",
-			 MOUNTINFO);
-	return err;
 }
 
 static int site_mkdtemp(struct mb_owner_site *s, const char *parent, char *why, size_t len)
@@ -127,9 +60,7 @@ static int site_mkdtemp(struct mb_owner_site *s, const char *parent, char *why, 
 
 int mb_owner_site_open(struct mb_owner_site *s, enum mb_owner_kind kind, char *why, size_t len)
 {
-	char mnt[PATH_MAX];
 	const char *tmp = getenv("TMPDIR");
-	int err;
 
 	memset(s, 0, sizeof(*s));
 	s->kind = kind;
@@ -137,8 +68,8 @@ int mb_owner_site_open(struct mb_owner_site *s, enum mb_owner_kind kind, char *w
 		return site_mkdtemp(s, tmp && *tmp ? tmp : "/tmp", why, len);
 	if (kind != MB_OWNER_CGRP)
 		return 0;
-	err = mb_owner_cgroup2_mount(mnt, sizeof(mnt), why, len);
-	return err ? err : site_mkdtemp(s, mnt, why, len);
+	/* mapbench-<pid>-<n> in our own v2 cgroup: a killed run's next one reaps it. */
+	return mb_cgroup2_mkdir(s->dir, sizeof(s->dir), why, len);
 }
 
 void mb_owner_site_close(struct mb_owner_site *s)

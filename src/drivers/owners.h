@@ -3,7 +3,7 @@
  * Owners of local storage, made and destroyed for a bench: threads, UDP sockets, cgroup v2
  * directories and files, each with the fd user space keys its storage by (a pidfd, the socket,
  * an open directory, an open file). Cgroup directories and files are made in a site, a fresh
- * directory of the bench's own (under the cgroup v2 mount, or a temporary one), which
+ * directory of the bench's own (a cgroup v2 one, or a temporary one), which
  * mb_owner_site_close() removes with every owner still in it: a teardown on any path (an error,
  * SIGINT) leaves nothing behind.
  */
@@ -46,16 +46,9 @@ struct mb_owner {
 const char *mb_owner_kind_name(enum mb_owner_kind kind);
 
 /*
- * The mount point of the first cgroup2 file system in /proc/self/mountinfo's @text into @buf
- * (its octal escapes undone). 0, -ENOENT (none) or -ENAMETOOLONG.
- */
-int mb_owner_cgroup2_mount_parse(const char *text, char *buf, size_t len);
-/* The same for this process: 0, or -errno with the reason in @why. */
-int mb_owner_cgroup2_mount(char *buf, size_t len, char *why, size_t why_len);
-
-/*
- * Ready @s for owners of @kind: cgrp makes a fresh directory under the cgroup v2 mount, inode
- * one under $TMPDIR (or /tmp); task and sock need none. 0, or -errno with the reason in @why.
+ * Ready @s for owners of @kind: cgrp makes a fresh cgroup in the process's own v2 cgroup
+ * (sys/cgroup2.h: a killed run's is reaped by the next), inode a directory under $TMPDIR (or
+ * /tmp); task and sock need none. 0, or -errno with the reason in @why.
  */
 int mb_owner_site_open(struct mb_owner_site *s, enum mb_owner_kind kind, char *why, size_t len);
 /* Remove the site's directory and every owner left in it (idempotent). */

@@ -104,25 +104,25 @@ static const char *access_hint(int err)
 		       " (this needs root, or write access to that cgroup)" : "";
 }
 
-/* mkdir "mapbench-<pid>-<n>" in @cg->home; a stale one of a dead process may hold a name. */
-static int make_dir(struct mb_cgroup2 *cg, char *why, size_t len)
+/* mkdir "mapbench-<pid>-<n>" in @home into @path; a stale one of a dead process may hold a name. */
+static int make_dir(const char *home, char *path, size_t plen, char *why, size_t len)
 {
 	for (int tries = 0;; tries++) {
 		unsigned int seq = __atomic_add_fetch(&cgroup2_seq, 1, __ATOMIC_RELAXED);
-		int n = snprintf(cg->path, sizeof(cg->path), "%s/" MB_MEMCG_PREFIX "%d-%u",
-				 cg->home, (int)getpid(), seq);
+		int n = snprintf(path, plen, "%s/" MB_MEMCG_PREFIX "%d-%u", home, (int)getpid(),
+				 seq);
 		int err;
 
-		if (n < 0 || (size_t)n >= sizeof(cg->path)) {
-			snprintf(why, len, "cgroup path too long under %s", cg->home);
+		if (n < 0 || (size_t)n >= plen) {
+			snprintf(why, len, "cgroup path too long under %s", home);
 			return -ENAMETOOLONG;
 		}
-		if (!mkdir(cg->path, 0755))
+		if (!mkdir(path, 0755))
 			return 0;
 		err = -errno;
 		if (err == -EEXIST && tries < 100)
 			continue;
-		snprintf(why, len, "cannot create the cgroup %s: %s%s", cg->path, strerror(-err),
+		snprintf(why, len, "cannot create the cgroup %s: %s%s", path, strerror(-err),
 			 access_hint(err));
 		return err;
 	}
@@ -145,17 +145,34 @@ int mb_cgroup2_self(char *home, size_t hlen, char *why, size_t len)
 	return mb_cgroup2_find(root, self, mount, sizeof(mount), home, hlen, why, len);
 }
 
-int mb_cgroup2_enter(struct mb_cgroup2 *cg, char *why, size_t len)
+/* mb_cgroup2_self, where the directories of killed mapbench processes are removed first. */
+static int own_home(char *home, size_t hlen, char *why, size_t len)
 {
-	int failed, err;
+	int failed, err = mb_cgroup2_self(home, hlen, why, len);
 
-	memset(cg, 0, sizeof(*cg));
-	err = mb_cgroup2_self(cg->home, sizeof(cg->home), why, len);
 	if (err)
 		return err;
-	if (mb_memcg_reap_stale(cg->home, &failed))
-		mb_info("Removed cgroups left in %s by mapbench processes that were killed", cg->home);
-	err = make_dir(cg, why, len);
+	if (mb_memcg_reap_stale(home, &failed))
+		mb_info("Removed cgroups left in %s by mapbench processes that were killed", home);
+	return 0;
+}
+
+int mb_cgroup2_mkdir(char *path, size_t plen, char *why, size_t len)
+{
+	char home[PATH_MAX];
+	int err = own_home(home, sizeof(home), why, len);
+
+	return err ? err : make_dir(home, path, plen, why, len);
+}
+
+int mb_cgroup2_enter(struct mb_cgroup2 *cg, char *why, size_t len)
+{
+	int err;
+
+	memset(cg, 0, sizeof(*cg));
+	err = own_home(cg->home, sizeof(cg->home), why, len);
+	if (!err)
+		err = make_dir(cg->home, cg->path, sizeof(cg->path), why, len);
 	if (err)
 		return err;
 	cg->created = true;

@@ -48,6 +48,13 @@ int mb_cgroup2_self(char *home, size_t hlen, char *why, size_t len);
 int mb_cgroup2_enter(struct mb_cgroup2 *cg, char *why, size_t len);
 
 /*
+ * Only the directory: a fresh "mapbench-<pid>-<n>" in the process's own v2 cgroup into @path
+ * (the parent of cgroups a bench makes and removes, which a killed run's next one reaps with
+ * whatever is below it). 0, or a negative errno with the reason in @why.
+ */
+int mb_cgroup2_mkdir(char *path, size_t plen, char *why, size_t len);
+
+/*
  * Move the process back home, close the directory and remove it (threads that have not
  * finished exiting keep it busy a moment: it waits up to 2 s for them). Idempotent, also on
  * a zeroed @cg that never entered. 0 or a negative errno.

@@ -346,6 +346,28 @@ static bool pid_alive(pid_t pid)
 	return kill(pid, 0) == 0 || errno != ESRCH;
 }
 
+/*
+ * rmdir @path after the cgroups below it, depth first (a cgroup with children cannot go; its
+ * own files are no obstacle). @depth bounds the walk. 0 or -errno.
+ */
+static int rmdir_tree(const char *path, int depth)
+{
+	char sub[PATH_MAX];
+	struct dirent *de;
+	DIR *dir;
+
+	dir = depth > 0 ? opendir(path) : NULL;
+	while (dir && (de = readdir(dir))) {
+		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!path_join(sub, sizeof(sub), path, de->d_name))
+			rmdir_tree(sub, depth - 1);
+	}
+	if (dir)
+		closedir(dir);
+	return rmdir(path) ? -errno : 0;
+}
+
 int mb_memcg_reap_stale(const char *parent, int *failed)
 {
 	char path[PATH_MAX];
@@ -363,7 +385,7 @@ int mb_memcg_reap_stale(const char *parent, int *failed)
 			continue;
 		if (path_join(path, sizeof(path), parent, de->d_name))
 			continue;
-		if (!rmdir(path))
+		if (!rmdir_tree(path, 4))
 			removed++;
 		else
 			(*failed)++;

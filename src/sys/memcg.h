@@ -88,8 +88,9 @@ bool mb_memcg_name_parse(const char *name, pid_t *pid);
 
 /*
  * Remove the cgroups a killed mapbench left under @parent: only "mapbench-<pid>-<n>" folders
- * whose pid is not running. Returns how many were removed; @failed counts those that could
- * not be (still holding tasks). Called once per process before the first cgroup is made.
+ * whose pid is not running, with the cgroups it made below them. Returns how many were
+ * removed; @failed counts those that could not be (still holding tasks). Called once per
+ * process before the first cgroup is made.
  */
 int mb_memcg_reap_stale(const char *parent, int *failed);
 

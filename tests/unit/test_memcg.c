@@ -213,6 +213,19 @@ static void test_reap_stale(void **state)
 	assert_int_equal(access(path, F_OK), 0);
 	snprintf(path, sizeof(path), "%s/mapbench-12x", tmp);
 	assert_int_equal(access(path, F_OK), 0);
+	/* The cgroups a dead run made below its own go with it, depth first. */
+	snprintf(name, sizeof(name), "mapbench-%d-4/o0/inner", (int)dead);
+	mkdirs(name);
+	snprintf(path, sizeof(path), "%s/%s/.keep", tmp, name);
+	assert_int_equal(unlink(path), 0);
+	snprintf(name, sizeof(name), "mapbench-%d-4/o1", (int)dead);
+	mkdirs(name);
+	snprintf(path, sizeof(path), "%s/%s/.keep", tmp, name);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mb_memcg_reap_stale(tmp, &failed), 1);
+	assert_int_equal(failed, 0);
+	snprintf(path, sizeof(path), "%s/mapbench-%d-4", tmp, (int)dead);
+	assert_int_equal(access(path, F_OK), -1);
 	/* A folder that cannot be removed is counted, not fatal. */
 	snprintf(name, sizeof(name), "mapbench-%d-1", (int)dead);
 	mkdirs(name);

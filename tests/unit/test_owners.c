@@ -18,32 +18,6 @@
 
 #define NR_OWNERS 100
 
-static const char mountinfo[] =
-	"22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw\n"
-	"25 22 0:22 / /sys/fs/cgroup ro,nosuid shared:9 - tmpfs tmpfs ro,mode=755\n"
-	"26 25 0:23 / /sys/fs/cgroup/unified rw,nosuid shared:10 - cgroup2 cgroup2 rw,nsdelegate\n"
-	"27 25 0:24 / /sys/fs/cgroup/memory rw shared:11 - cgroup cgroup rw,memory\n";
-
-static void test_mount_parse(void **state)
-{
-	char buf[64];
-
-	(void)state;
-	assert_int_equal(mb_owner_cgroup2_mount_parse(mountinfo, buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "/sys/fs/cgroup/unified");
-	/* Optional fields may be none; a space in the path comes escaped. */
-	assert_int_equal(mb_owner_cgroup2_mount_parse("30 1 0:5 / /a\\040b rw - cgroup2 none rw",
-						      buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "/a b");
-	/* v1 only, a type that starts with cgroup2, nothing. */
-	assert_int_equal(mb_owner_cgroup2_mount_parse("27 25 0:24 / /m rw - cgroup c rw,memory\n",
-						      buf, sizeof(buf)), -ENOENT);
-	assert_int_equal(mb_owner_cgroup2_mount_parse("1 1 0:5 / /x rw - cgroup2x n rw\n", buf,
-						      sizeof(buf)), -ENOENT);
-	assert_int_equal(mb_owner_cgroup2_mount_parse("", buf, sizeof(buf)), -ENOENT);
-	assert_int_equal(mb_owner_cgroup2_mount_parse(mountinfo, buf, 8), -ENAMETOOLONG);
-}
-
 static int count_entries(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -140,7 +114,6 @@ static void test_self(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_mount_parse),
 		cmocka_unit_test(test_tasks),
 		cmocka_unit_test(test_sockets),
 		cmocka_unit_test(test_cgroups),
