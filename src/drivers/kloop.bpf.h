@@ -21,6 +21,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "kloop_shared.h"
+#include "may_goto.bpf.h"
 #include "slots.bpf.h"
 
 /*
@@ -50,21 +51,6 @@ static __always_inline __u32 mb_rand_below(struct mb_loop_ctx *lc, __u32 n)
 {
 	return (__u32)(((mb_rand(lc) >> 32) * (__u64)n) >> 32);
 }
-
-/*
- * may_goto: BPF_JMP | BPF_JCOND (opcode 0xe5), src_reg BPF_MAY_GOTO (0), the jump offset in
- * instructions. clang-14 has no mnemonic for it, so the instruction is written as its bytes
- * (little-endian: code, registers, 16-bit offset, 32-bit immediate 0). clang-14 misplaces a
- * 2-byte fixup, so the offset goes out in a 4-byte word whose upper half is the immediate's
- * lower half. The verifier turns the instruction into a budget check that jumps to @label
- * when the program has looped long enough.
- */
-#define MB_MAY_GOTO(label)							\
-	asm volatile goto("1: .byte 0xe5\n\t"					\
-			  ".byte 0\n\t"						\
-			  ".long ((%l[" #label "] - 1b - 8) / 8) & 0xffff\n\t"	\
-			  ".short 0"						\
-			  :::: label)
 
 /* Loads the slot's state into @lc; false when the slot index is out of range. */
 static __always_inline bool mb_loop_begin(__u64 *ctx, struct mb_loop_ctx *lc)

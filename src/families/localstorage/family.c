@@ -9,6 +9,7 @@ extern const struct mb_bench mb_bench_ls_get;
 extern const struct mb_bench mb_bench_ls_create_delete;
 extern const struct mb_bench mb_bench_ls_syscall;
 extern const struct mb_bench mb_bench_ls_owners;
+extern const struct mb_bench mb_bench_ls_sk_get;
 
 const struct mb_family mb_family_localstorage = {
 	.name = "localstorage",
@@ -17,6 +18,6 @@ const struct mb_family mb_family_localstorage = {
 		&mb_bench_ls_cache_seq_get, &mb_bench_ls_cache_int_get,
 		&mb_bench_ls_cache_hashmap_control, &mb_bench_ls_create, &mb_bench_ls_tasks_trace,
 		&mb_bench_ls_get, &mb_bench_ls_create_delete, &mb_bench_ls_syscall,
-		&mb_bench_ls_owners, NULL,
+		&mb_bench_ls_owners, &mb_bench_ls_sk_get, NULL,
 	},
 };

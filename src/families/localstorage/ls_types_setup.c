@@ -25,7 +25,6 @@
 #include "ls_types_shared.h"
 
 #define LS_VALUE_SIZE	8	/* a __u64: what the fill program writes and user space reads */
-#define LS_FREE_WAIT_NS	5000000000ULL	/* the longest wait for the run's maps to be freed */
 
 const char *const ls_storage_names[] = { "task", "cgrp", "sk", "inode", NULL };
 
@@ -44,7 +43,7 @@ const char *ls_storage_map_name(enum ls_storage s)
  * ours (a slot is given to each new map, round robin by least use), so they move the cliff
  * of the curve. -1 when the kernel does not let us walk the map ids.
  */
-static int live_storage_maps(int type)
+int ls_live_storage_maps(int type)
 {
 	__u32 id = 0;
 	int n = 0;
@@ -74,7 +73,7 @@ static int make_inner(struct mb_run *run, struct ls_types *st, const struct ls_t
 	};
 	int err;
 
-	st->other_maps = live_storage_maps(d.type->type);
+	st->other_maps = ls_live_storage_maps(d.type->type);
 	err = mb_map_desc_add_btf(&d);
 	if (err)
 		return mb_run_fail(run, err, "cannot load the BTF of the %s maps: %s",
@@ -201,7 +200,7 @@ int ls_types_setup(struct mb_run *run, enum ls_op op)
 }
 
 /* The kernel's id of the map behind @fd (0: none), to see it go after the fds are closed. */
-static __u32 map_id(int fd)
+__u32 ls_map_id(int fd)
 {
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
@@ -214,7 +213,7 @@ static __u32 map_id(int fd)
  * are, after an RCU grace period): until then their cache slots stay taken, and the next
  * run's maps (a sweep's next point) would share them. How many are still there.
  */
-static int wait_maps_gone(const __u32 *ids, uint32_t n)
+int ls_wait_maps_gone(const __u32 *ids, uint32_t n)
 {
 	uint64_t end = mb_now_ns() + LS_FREE_WAIT_NS;
 	int left;
@@ -243,11 +242,11 @@ void ls_types_teardown(struct mb_run *run)
 		return;
 	ids = calloc(st->nr_inner + 1, sizeof(*ids));
 	for (uint32_t i = 0; ids && i < st->nr_inner; i++)
-		ids[i] = map_id(st->inner_fd[i]);
+		ids[i] = ls_map_id(st->inner_fd[i]);
 	ls_get_bpf__destroy(st->skel);
 	for (uint32_t i = 0; i < st->nr_inner; i++)
 		close(st->inner_fd[i]);
-	left = ids ? wait_maps_gone(ids, st->nr_inner) : 0;
+	left = ids ? ls_wait_maps_gone(ids, st->nr_inner) : 0;
 	if (left)
 		mb_run_warn(run, "%d of the run's %u storage maps were still being freed %.0f s after it: a run right after this one may find their cache slots taken",
 			    left, st->nr_inner, LS_FREE_WAIT_NS / 1e9);

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * local-storage-sk-get: a socket's local storage, one get (hit) per op over --nr_maps storage
+ * maps, as local-storage-get does for a task's and a cgroup's. No program that
+ * BPF_PROG_TEST_RUN runs gets a typed socket, so the op loop (and its instrument: calibration,
+ * reference, loop evidence, which the runner would apply to every run of local-storage-get)
+ * cannot host it: this bench runs on the trigger runner's socket kind instead
+ * (drivers/trigger.h). Each producer owns a UDP socket; each read of it runs LS_SK_GETS gets
+ * in a may_goto loop inside the tp_btf/sock_recv_length program, timed around the loop, so
+ * the in-kernel ns per get compares with the op loop's figures for the other types. The first
+ * read makes and writes the socket's storages, which the producer reads back through the
+ * socket's fd before timing.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "core/bench.h"
+#include "drivers/map_create.h"
+#include "drivers/trigger.h"
+#include "maps/maps.h"
+#include "sys/probe.h"
+#include "util/json.h"
+#include "ls_sk.skel.h"
+#include "ls_sk_shared.h"
+#include "ls_types.h"
+#include "ls_types_shared.h"
+
+struct ls_sk_args {
+	uint32_t nr_maps;
+};
+
+static const struct mb_opt ls_sk_opts[] = {
+	MB_OPT_U32_DEF("nr_maps", struct ls_sk_args, nr_maps, "1", 1, LS_MAX_MAPS, "N",
+		       "Storage maps per socket, taken in turn by the gets (the socket's cache holds 16)"),
+	MB_OPT_END,
+};
+
+struct ls_sk {
+	struct ls_sk_bpf *skel;
+	struct mb_trigger trig;
+	int *inner_fd;
+	uint32_t nr_inner;
+	int other_maps;			/* sk storage maps alive before ours; -1: unknown */
+	struct ls_round_trip *rt;	/* [nr_producers] */
+};
+
+static int make_inner(struct mb_run *run, struct ls_sk *st, uint32_t nr_maps)
+{
+	struct mb_map_desc d = {
+		.type = mb_storage_type_by_name("sk_storage"),
+		.name = "mb_ls_sk",
+		.key_size = 4,
+		.value_size = sizeof(__u64),
+		.flags = BPF_F_NO_PREALLOC,
+	};
+	int err;
+
+	st->other_maps = ls_live_storage_maps(d.type->type);
+	err = mb_map_desc_add_btf(&d);
+	if (err)
+		return mb_run_fail(run, err, "cannot load the BTF of the sk_storage maps: %s",
+				   strerror(-err));
+	st->inner_fd = malloc(sizeof(int) * nr_maps);
+	if (!st->inner_fd)
+		err = mb_run_fail(run, -ENOMEM, "out of memory");
+	for (uint32_t i = 0; !err && i < nr_maps; i++) {
+		int fd = mb_run_map_create(run, &d, NULL);
+
+		if (fd < 0)
+			err = fd;
+		else
+			st->inner_fd[st->nr_inner++] = fd;
+	}
+	mb_map_desc_put_btf(&d);
+	return err;
+}
+
+static int fill_outer(struct ls_sk *st)
+{
+	int outer = bpf_map__fd(st->skel->maps.mb_ls_sk_outer);
+
+	for (uint32_t i = 0; i < st->nr_inner; i++)
+		if (bpf_map_update_elem(outer, &i, &st->inner_fd[i], BPF_ANY))
+			return -errno;
+	return 0;
+}
+
+/* The trigger runner's loader: the fill and get programs at @t->attach (tp_btf only). */
+static int ls_sk_load(struct mb_run *run, struct mb_trigger *t, void *ctx)
+{
+	static const char *const ops[] = { "mb_ls_sk_fill", "mb_ls_sk_get", NULL };
+	const struct ls_sk_args *a = run->args;
+	struct ls_sk *st = ctx;
+	struct ls_sk_bpf *skel = ls_sk_bpf__open();
+	int err;
+
+	if (!skel)
+		return -errno;
+	st->skel = skel;
+	skel->rodata->mb_ls_nr_maps = a->nr_maps;
+	err = bpf_map__set_max_entries(skel->maps.mb_ls_sk_outer, a->nr_maps);
+	if (!err)
+		err = bpf_map__set_inner_map_fd(skel->maps.mb_ls_sk_outer, st->inner_fd[0]);
+	if (!err)
+		err = mb_trigger_prepare(skel->obj, t->attach, ops);
+	if (!err)
+		err = ls_sk_bpf__load(skel);
+	if (!err)
+		err = fill_outer(st);
+	if (!err)
+		err = ls_sk_bpf__attach(skel);
+	if (err) {
+		ls_sk_bpf__destroy(skel);
+		st->skel = NULL;
+		return err;
+	}
+	t->slots = skel->bss->mb_slots;
+	t->socks = &skel->bss->mb_trigger_socks;
+	return 0;
+}
+
+static int ls_sk_setup(struct mb_run *run)
+{
+	const struct ls_sk_args *a = run->args;
+	struct ls_sk *st = calloc(1, sizeof(*st));
+	char why[1024];
+	int err;
+
+	if (!st)
+		return mb_run_fail(run, -ENOMEM, "out of memory");
+	run->priv = st;
+	st->trig.kind = MB_TRIGGER_KIND_SOCKET;
+	st->rt = calloc((size_t)run->nr_producers, sizeof(*st->rt));
+	if (!st->rt)
+		return mb_run_fail(run, -ENOMEM, "out of memory");
+	err = make_inner(run, st, a->nr_maps);
+	if (err)
+		return err;
+	err = mb_trigger_load(run, &st->trig, ls_sk_load, st);
+	if (err == -EPERM) {
+		mb_explain_eperm(why, sizeof(why));
+		return mb_run_skip(run, "%s", why);
+	}
+	if (err == -EOPNOTSUPP || err == -ESRCH)
+		return mb_run_skip(run, "a socket's storage is got in a tp_btf program on sock_recv_length, which this kernel does not accept (%s)",
+				   err == -ESRCH ? "no such tracepoint" : "refused");
+	if (err) {
+		mb_explain_load_error(err, "cannot load the sock_recv_length programs", why,
+				      sizeof(why));
+		return mb_run_fail(run, err, "%s", why);
+	}
+	return 0;
+}
+
+/*
+ * Producer @p's first read, on its own socket @fd: the fill program makes and writes the
+ * socket's storage in every map; then each value is read back through the socket's fd.
+ */
+static int first_pass(struct mb_run *run, struct mb_producer *p, int fd)
+{
+	struct ls_sk *st = run->priv;
+	const struct mb_slot *s = &st->trig.slots[p->idx];
+	int err = mb_trigger_sock_register(p, &st->trig, LS_SK_OP_FILL);
+	char c;
+
+	if (err)
+		return mb_run_fail(run, err, "producer %d: cannot register its socket: %s", p->idx,
+				   strerror(-err));
+	if (recv(fd, &c, sizeof(c), MSG_DONTWAIT) >= 0 || errno != EAGAIN)
+		return mb_run_fail(run, -EIO, "producer %d: a read of its empty socket did not fail with EAGAIN",
+				   p->idx);
+	if (s->arg != st->nr_inner)
+		return mb_run_fail(run, -ENOENT, "producer %d: the fill program made the socket's storage in %llu of %u maps",
+				   p->idx, (unsigned long long)s->arg, st->nr_inner);
+	for (uint32_t i = 0; i < st->nr_inner; i++) {
+		__u64 v = 0;
+
+		if (bpf_map_lookup_elem(st->inner_fd[i], &fd, &v))
+			return mb_run_fail(run, -errno, "producer %d: map %u: cannot read the socket's storage through its fd: %s",
+					   p->idx, i, strerror(errno));
+		if (v != LS_VALUE(i))
+			return mb_run_fail(run, -EIO, "producer %d: map %u: read 0x%llx through the socket's fd, the program wrote 0x%llx",
+					   p->idx, i, (unsigned long long)v,
+					   (unsigned long long)LS_VALUE(i));
+	}
+	st->rt[p->idx] = (struct ls_round_trip){ .checked = st->nr_inner, .done = true };
+	return 0;
+}
+
+static int ls_sk_producer(struct mb_run *run, struct mb_producer *p)
+{
+	struct ls_sk *st = run->priv;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int err;
+
+	if (fd < 0)
+		return mb_run_fail(run, -errno, "producer %d: cannot open a UDP socket: %s", p->idx,
+				   strerror(errno));
+	err = first_pass(run, p, fd);
+	if (!err)
+		err = mb_trigger_sock_register(p, &st->trig, LS_SK_OP_GET);
+	while (!err && !mb_run_should_stop(run)) {
+		err = mb_trigger_sock_fire(run, p, &st->trig, fd);
+		if (!err)
+			mb_trigger_publish(p, &st->trig, 0, 0);
+	}
+	close(fd);
+	return err;
+}
+
+static void describe(struct mb_run *run, const struct ls_sk *st)
+{
+	const struct ls_sk_args *a = run->args;
+	struct mb_json *x = mb_run_extra(run);
+	char prog[160];
+
+	mb_json_set_str(x, "storage", "sk_storage");
+	mb_json_set_num(x, "nr_maps", a->nr_maps);
+	mb_json_set_str(x, "owner", "the producer's own UDP socket");
+	mb_json_set_str(x, "op", "get (hit)");
+	if (st->other_maps >= 0)
+		mb_json_set_num(x, "other_storage_maps", st->other_maps);
+	snprintf(prog, sizeof(prog), "%s, run by recv() of the producer's empty socket; %d gets per read in a may_goto loop",
+		 mb_trigger_attach_name(st->trig.attach), LS_SK_GETS);
+	mb_json_set_str(x, "program", prog);
+	mb_json_set_num(x, "gets_per_call", LS_SK_GETS);
+	mb_json_set_str(x, "loop", "may_goto");
+	mb_trigger_report(&st->trig, x);
+}
+
+/* The round trip as the result records it; false when a producer did not do its own. */
+static bool round_trip_json(struct mb_run *run, const struct ls_sk *st)
+{
+	struct mb_json *rt = mb_json_object();
+	uint32_t checked = 0;
+	bool all = true;
+
+	for (int i = 0; i < run->nr_producers; i++) {
+		checked += st->rt[i].checked;
+		all = all && st->rt[i].done;
+	}
+	mb_json_set_str(rt, "written_by", "BPF: the fill program (tp_btf/sock_recv_length, the producer's first read), get with F_CREATE");
+	mb_json_set_str(rt, "read_by", "the producer's socket fd");
+	mb_json_set_num(rt, "values_checked", checked);
+	mb_json_set_bool(rt, "equal", checked > 0 && all);
+	mb_json_set(mb_run_extra(run), "round_trip", rt);
+	return checked > 0 && all;
+}
+
+/* Every get must have hit: a NULL get is an error, and fails the run. */
+static void ls_sk_finish(struct mb_run *run)
+{
+	struct ls_sk *st = run->priv;
+	uint64_t ops = 0, hits = 0, errors = 0;
+	struct mb_json *chk = mb_json_object();
+
+	for (int i = 0; i < run->nr_producers; i++) {
+		ops += st->trig.slots[i].ops;
+		hits += st->trig.slots[i].hits;
+		errors += st->trig.slots[i].errors;
+	}
+	describe(run, st);
+	mb_json_set_num(chk, "ops", (double)ops);
+	mb_json_set_num(chk, "hits", (double)hits);
+	mb_json_set_num(chk, "errors", (double)errors);
+	mb_json_set(mb_run_extra(run), "ops_checked", chk);
+	if (!round_trip_json(run, st))
+		mb_run_fail(run, -EIO, "the round trip (BPF writes, user space reads) was not done");
+	else if (errors || hits != ops || !ops)
+		mb_run_fail(run, -EIO, "%llu ops, %llu hits, %llu errors read back from the program: every get must hit",
+			    (unsigned long long)ops, (unsigned long long)hits,
+			    (unsigned long long)errors);
+}
+
+/* The programs go first, then the maps; the next run waits for their cache slots to be free. */
+static void ls_sk_teardown(struct mb_run *run)
+{
+	struct ls_sk *st = run->priv;
+	__u32 *ids;
+	int left;
+
+	if (!st)
+		return;
+	ids = calloc(st->nr_inner + 1, sizeof(*ids));
+	for (uint32_t i = 0; ids && i < st->nr_inner; i++)
+		ids[i] = ls_map_id(st->inner_fd[i]);
+	ls_sk_bpf__destroy(st->skel);
+	for (uint32_t i = 0; i < st->nr_inner; i++)
+		close(st->inner_fd[i]);
+	left = ids ? ls_wait_maps_gone(ids, st->nr_inner) : 0;
+	if (left)
+		mb_run_warn(run, "%d of the run's %u storage maps were still being freed %.0f s after it: a run right after this one may find their cache slots taken",
+			    left, st->nr_inner, LS_FREE_WAIT_NS / 1e9);
+	free(ids);
+	free(st->inner_fd);
+	free(st->rt);
+	free(st);
+	run->priv = NULL;
+}
+
+const struct mb_bench mb_bench_ls_sk_get = {
+	.name = "local-storage-sk-get",
+	.family = "localstorage",
+	.desc = "socket local storage: one get (hit) per op over --nr_maps maps, in a loop in tp_btf/sock_recv_length",
+	.opts = ls_sk_opts,
+	.args_size = sizeof(struct ls_sk_args),
+	.flags = MB_BENCH_NEEDS_BPF,
+	.text = &ls_types_text,
+	.setup = ls_sk_setup,
+	.producer = ls_sk_producer,
+	.finish = ls_sk_finish,
+	.teardown = ls_sk_teardown,
+};
