@@ -10,6 +10,7 @@ extern const struct mb_bench mb_bench_ls_create_delete;
 extern const struct mb_bench mb_bench_ls_syscall;
 extern const struct mb_bench mb_bench_ls_owners;
 extern const struct mb_bench mb_bench_ls_sk_get;
+extern const struct mb_bench mb_bench_ls_sk_create_delete;
 
 const struct mb_family mb_family_localstorage = {
 	.name = "localstorage",
@@ -18,6 +19,7 @@ const struct mb_family mb_family_localstorage = {
 		&mb_bench_ls_cache_seq_get, &mb_bench_ls_cache_int_get,
 		&mb_bench_ls_cache_hashmap_control, &mb_bench_ls_create, &mb_bench_ls_tasks_trace,
 		&mb_bench_ls_get, &mb_bench_ls_create_delete, &mb_bench_ls_syscall,
-		&mb_bench_ls_owners, &mb_bench_ls_sk_get, NULL,
+		&mb_bench_ls_owners, &mb_bench_ls_sk_get,
+		&mb_bench_ls_sk_create_delete, NULL,
 	},
 };

@@ -43,7 +43,7 @@ static int skip_type(struct mb_run *run, enum ls_storage s)
 	char lsm[512];
 
 	if (s == LS_SK)
-		return mb_run_skip(run, "--storage sk: a socket's storage needs a socket in the program's context, which the raw_tp op loop has not: use local-storage-sk-get (the same gets, run in tp_btf/sock_recv_length)");
+		return mb_run_skip(run, "--storage sk: a socket's storage needs a socket in the program's context, which the raw_tp op loop has not: use local-storage-sk-get or local-storage-sk-create-delete (the same ops, run in tp_btf/sock_recv_length)");
 	mb_explain_bpf_lsm(lsm, sizeof(lsm));
 	return mb_run_skip(run, "--storage inode: the kernel gives bpf_inode_storage_get to LSM programs only, not to the raw_tp op loop; %s",
 			   lsm);

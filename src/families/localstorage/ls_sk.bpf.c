@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * local-storage-sk-get: a socket's local storage, got in a loop inside the trigger runner's
- * socket program (tp_btf/sock_recv_length), which a producer runs by reading its own empty
- * UDP socket: the program gets that socket as a trusted pointer. One read runs LS_SK_GETS
- * gets over mb_ls_nr_maps storage maps in turn, in a may_goto loop, timed around the loop; the
- * first read of each producer (the fill op) makes and writes the socket's storage in every map
- * instead, which user space reads back through the socket's fd.
+ * local-storage-sk-get and -sk-create-delete: a socket's local storage, got (or created and
+ * deleted) in a loop inside the trigger runner's socket program (tp_btf/sock_recv_length),
+ * which a producer runs by reading its own empty UDP socket: the program gets that socket as a
+ * trusted pointer. One read runs LS_SK_GETS ops over mb_ls_nr_maps storage maps in turn, in a
+ * may_goto loop, timed around the loop; the first read of each producer (the fill op) makes
+ * and writes the socket's storage in every map instead, which user space reads back through
+ * the socket's fd.
  */
 #include "drivers/may_goto.bpf.h"
 #include "drivers/trigger.bpf.h"
@@ -41,11 +42,13 @@ static __always_inline __u32 next_index(__u32 cur)
 }
 
 /*
- * The timed op: mb_ls_sk_gets gets of @sk's storage, each in the next map (the cursor carried
- * in the slot across reads, where the verifier cannot see its value). A NULL get is an error:
- * the fill made every storage before.
+ * The timed op, mb_ls_sk_gets times on @sk, each in the next map (the cursor carried in the
+ * slot across reads, where the verifier cannot see its value): a get (hit), a NULL return an
+ * error since the fill made every storage; or, @cd, a get with F_CREATE and a delete, a
+ * create+delete pair (the socket starts the run with no storage: each pair makes and frees
+ * its bpf_local_storage too).
  */
-static __always_inline int sk_gets(int idx, struct sock *sk)
+static __always_inline int sk_ops(int idx, struct sock *sk, bool cd)
 {
 	struct mb_slot *s = &mb_slots[idx & (MB_MAX_SLOTS - 1)];
 	__u64 left = mb_ls_sk_gets, hits = 0, errors = 0, t0;
@@ -58,10 +61,12 @@ static __always_inline int sk_gets(int idx, struct sock *sk)
 		MB_MAY_GOTO(out);
 		map = bpf_map_lookup_elem(&mb_ls_sk_outer, &cur);
 		cur = next_index(cur);
-		if (map && bpf_sk_storage_get(map, sk, 0, 0))
-			hits++;
-		else
+		if (!map || !bpf_sk_storage_get(map, sk, 0, cd ? BPF_SK_STORAGE_GET_F_CREATE : 0))
 			errors++;
+		else if (cd && bpf_sk_storage_delete(map, sk))
+			errors++;
+		else
+			hits++;
 		left--;
 	}
 out:
@@ -100,4 +105,5 @@ out:
 }
 
 MB_TRIGGER_SOCK_PROGS(mb_ls_sk_fill, LS_SK_OP_FILL, sk_fill(idx, sk))
-MB_TRIGGER_SOCK_PROGS(mb_ls_sk_get, LS_SK_OP_GET, sk_gets(idx, sk))
+MB_TRIGGER_SOCK_PROGS(mb_ls_sk_get, LS_SK_OP_GET, sk_ops(idx, sk, false))
+MB_TRIGGER_SOCK_PROGS(mb_ls_sk_cd, LS_SK_OP_CD, sk_ops(idx, sk, true))

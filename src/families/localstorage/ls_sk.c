@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * local-storage-sk-get: a socket's local storage, one get (hit) per op over --nr_maps storage
- * maps, as local-storage-get does for a task's and a cgroup's. No program that
+ * local-storage-sk-get and local-storage-sk-create-delete: a socket's local storage, one get
+ * (hit) or one create+delete pair per op over --nr_maps storage maps, as local-storage-get
+ * and local-storage-create-delete do for a task's and a cgroup's. No program that
  * BPF_PROG_TEST_RUN runs gets a typed socket, so the op loop (and its instrument: calibration,
  * reference, loop evidence, which the runner would apply to every run of local-storage-get)
  * cannot host it: this bench runs on the trigger runner's socket kind instead
- * (drivers/trigger.h). Each producer owns a UDP socket; each read of it runs LS_SK_GETS gets
+ * (drivers/trigger.h). Each producer owns a UDP socket; each read of it runs LS_SK_GETS ops
  * in a may_goto loop inside the tp_btf/sock_recv_length program, timed around the loop, so
- * the in-kernel ns per get compares with the op loop's figures for the other types. The first
+ * the in-kernel ns per op compares with the op loop's figures for the other types. The first
  * read makes and writes the socket's storages, which the producer reads back through the
- * socket's fd before timing.
+ * socket's fd before timing (and, for create+delete, deletes).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,6 +32,8 @@
 #include "ls_types.h"
 #include "ls_types_shared.h"
 
+extern const struct mb_bench mb_bench_ls_sk_get, mb_bench_ls_sk_create_delete;
+
 struct ls_sk_args {
 	uint32_t nr_maps;
 };
@@ -49,6 +52,11 @@ struct ls_sk {
 	int other_maps;			/* sk storage maps alive before ours; -1: unknown */
 	struct ls_round_trip *rt;	/* [nr_producers] */
 };
+
+static enum ls_sk_op op_of(const struct mb_run *run)
+{
+	return run->bench == &mb_bench_ls_sk_create_delete ? LS_SK_OP_CD : LS_SK_OP_GET;
+}
 
 static int make_inner(struct mb_run *run, struct ls_sk *st, uint32_t nr_maps)
 {
@@ -91,10 +99,11 @@ static int fill_outer(struct ls_sk *st)
 	return 0;
 }
 
-/* The trigger runner's loader: the fill and get programs at @t->attach (tp_btf only). */
+/* The trigger runner's loader: the fill and the op's programs at @t->attach (tp_btf only). */
 static int ls_sk_load(struct mb_run *run, struct mb_trigger *t, void *ctx)
 {
-	static const char *const ops[] = { "mb_ls_sk_fill", "mb_ls_sk_get", NULL };
+	static const char *const get[] = { "mb_ls_sk_fill", "mb_ls_sk_get", NULL },
+			  *const cd[] = { "mb_ls_sk_fill", "mb_ls_sk_cd", NULL };
 	const struct ls_sk_args *a = run->args;
 	struct ls_sk *st = ctx;
 	struct ls_sk_bpf *skel = ls_sk_bpf__open();
@@ -108,7 +117,8 @@ static int ls_sk_load(struct mb_run *run, struct mb_trigger *t, void *ctx)
 	if (!err)
 		err = bpf_map__set_inner_map_fd(skel->maps.mb_ls_sk_outer, st->inner_fd[0]);
 	if (!err)
-		err = mb_trigger_prepare(skel->obj, t->attach, ops);
+		err = mb_trigger_prepare(skel->obj, t->attach,
+					 op_of(run) == LS_SK_OP_CD ? cd : get);
 	if (!err)
 		err = ls_sk_bpf__load(skel);
 	if (!err)
@@ -148,7 +158,7 @@ static int ls_sk_setup(struct mb_run *run)
 		return mb_run_skip(run, "%s", why);
 	}
 	if (err == -EOPNOTSUPP || err == -ESRCH)
-		return mb_run_skip(run, "a socket's storage is got in a tp_btf program on sock_recv_length, which this kernel does not accept (%s)",
+		return mb_run_skip(run, "a socket's storage is reached from a tp_btf program on sock_recv_length, which this kernel does not accept (%s)",
 				   err == -ESRCH ? "no such tracepoint" : "refused");
 	if (err) {
 		mb_explain_load_error(err, "cannot load the sock_recv_length programs", why,
@@ -188,6 +198,10 @@ static int first_pass(struct mb_run *run, struct mb_producer *p, int fd)
 			return mb_run_fail(run, -EIO, "producer %d: map %u: read 0x%llx through the socket's fd, the program wrote 0x%llx",
 					   p->idx, i, (unsigned long long)v,
 					   (unsigned long long)LS_VALUE(i));
+		/* create+delete starts from a socket with no storage: each op makes and frees it. */
+		if (op_of(run) == LS_SK_OP_CD && bpf_map_delete_elem(st->inner_fd[i], &fd))
+			return mb_run_fail(run, -errno, "producer %d: map %u: cannot delete the socket's storage: %s",
+					   p->idx, i, strerror(errno));
 	}
 	st->rt[p->idx] = (struct ls_round_trip){ .checked = st->nr_inner, .done = true };
 	return 0;
@@ -204,7 +218,7 @@ static int ls_sk_producer(struct mb_run *run, struct mb_producer *p)
 				   strerror(errno));
 	err = first_pass(run, p, fd);
 	if (!err)
-		err = mb_trigger_sock_register(p, &st->trig, LS_SK_OP_GET);
+		err = mb_trigger_sock_register(p, &st->trig, op_of(run));
 	while (!err && !mb_run_should_stop(run)) {
 		err = mb_trigger_sock_fire(run, p, &st->trig, fd);
 		if (!err)
@@ -223,13 +237,14 @@ static void describe(struct mb_run *run, const struct ls_sk *st)
 	mb_json_set_str(x, "storage", "sk_storage");
 	mb_json_set_num(x, "nr_maps", a->nr_maps);
 	mb_json_set_str(x, "owner", "the producer's own UDP socket");
-	mb_json_set_str(x, "op", "get (hit)");
+	mb_json_set_str(x, "op", op_of(run) == LS_SK_OP_GET ? "get (hit)" :
+			"create+delete pair (get with F_CREATE, then delete)");
 	if (st->other_maps >= 0)
 		mb_json_set_num(x, "other_storage_maps", st->other_maps);
-	snprintf(prog, sizeof(prog), "%s, run by recv() of the producer's empty socket; %d gets per read in a may_goto loop",
+	snprintf(prog, sizeof(prog), "%s, run by recv() of the producer's empty socket; %d ops per read in a may_goto loop",
 		 mb_trigger_attach_name(st->trig.attach), LS_SK_GETS);
 	mb_json_set_str(x, "program", prog);
-	mb_json_set_num(x, "gets_per_call", LS_SK_GETS);
+	mb_json_set_num(x, "ops_per_call", LS_SK_GETS);
 	mb_json_set_str(x, "loop", "may_goto");
 	mb_trigger_report(&st->trig, x);
 }
@@ -253,7 +268,7 @@ static bool round_trip_json(struct mb_run *run, const struct ls_sk *st)
 	return checked > 0 && all;
 }
 
-/* Every get must have hit: a NULL get is an error, and fails the run. */
+/* Every op must have hit: a NULL get (or a failed delete) is an error, and fails the run. */
 static void ls_sk_finish(struct mb_run *run)
 {
 	struct ls_sk *st = run->priv;
@@ -273,7 +288,7 @@ static void ls_sk_finish(struct mb_run *run)
 	if (!round_trip_json(run, st))
 		mb_run_fail(run, -EIO, "the round trip (BPF writes, user space reads) was not done");
 	else if (errors || hits != ops || !ops)
-		mb_run_fail(run, -EIO, "%llu ops, %llu hits, %llu errors read back from the program: every get must hit",
+		mb_run_fail(run, -EIO, "%llu ops, %llu hits, %llu errors read back from the program: every op must hit",
 			    (unsigned long long)ops, (unsigned long long)hits,
 			    (unsigned long long)errors);
 }
@@ -308,6 +323,20 @@ const struct mb_bench mb_bench_ls_sk_get = {
 	.name = "local-storage-sk-get",
 	.family = "localstorage",
 	.desc = "socket local storage: one get (hit) per op over --nr_maps maps, in a loop in tp_btf/sock_recv_length",
+	.opts = ls_sk_opts,
+	.args_size = sizeof(struct ls_sk_args),
+	.flags = MB_BENCH_NEEDS_BPF,
+	.text = &ls_types_text,
+	.setup = ls_sk_setup,
+	.producer = ls_sk_producer,
+	.finish = ls_sk_finish,
+	.teardown = ls_sk_teardown,
+};
+
+const struct mb_bench mb_bench_ls_sk_create_delete = {
+	.name = "local-storage-sk-create-delete",
+	.family = "localstorage",
+	.desc = "socket local storage: one create+delete pair per op over --nr_maps maps, in a loop in tp_btf/sock_recv_length",
 	.opts = ls_sk_opts,
 	.args_size = sizeof(struct ls_sk_args),
 	.flags = MB_BENCH_NEEDS_BPF,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Shared by ls_sk.bpf.c and local-storage-sk-get's user space (ls_sk.c). The includer
+ * Shared by ls_sk.bpf.c and local-storage-sk-get's and -sk-create-delete's user space (ls_sk.c). The includer
  * provides __u32/__u64; LS_VALUE and LS_MAX_MAPS are the per-type benches' (ls_types_shared.h).
  */
 #ifndef MB_LS_SK_SHARED_H
@@ -10,6 +10,7 @@
 enum ls_sk_op {
 	LS_SK_OP_FILL = 1,	/* make and write the socket's storage in every map, once */
 	LS_SK_OP_GET = 2,	/* LS_SK_GETS gets (hit), timed */
+	LS_SK_OP_CD = 3,	/* LS_SK_GETS create+delete pairs, timed */
 };
 
 /*

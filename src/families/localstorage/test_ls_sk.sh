@@ -1,11 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# local-storage-sk-get: socket storage gets in a loop inside tp_btf/sock_recv_length, in text,
-# JSON and CSV; the round trip through the socket's fd; every get read back hit; the attach
-# point in extra and the text; the refused attach point's skip; the refusals; nothing left.
+# local-storage-sk-get and -sk-create-delete: socket storage gets (create+delete pairs) in a
+# loop inside tp_btf/sock_recv_length, in text, JSON and CSV; the round trip through the
+# socket's fd; every op read back hit; the attach point in extra and the text; the refused
+# attach point's skip; the refusals; nothing left behind.
 . "$(dirname "$0")/../../../tests/e2e/lib.sh"
 
 B=local-storage-sk-get
+
+# figures TEXT DOC: the document's figures are the numbers its run's text printed.
+figures() {
+	/usr/bin/python3 "$ROOT/tests/e2e/figures_check.py" "$1" "$2" >/dev/null
+}
 
 # ops_read_back FILE: the text's "Ops read back: N ops, N hits, 0 errors", N > 0.
 ops_read_back() {
@@ -26,22 +32,33 @@ schema_check "$json"
 jq_check "JSON extra: attach point, syscall, round trip, ops read back" "$json" \
 	'.results[0] | .status == "ok" and .extra.storage == "sk_storage" and .extra.nr_maps == 3 and
 	 .extra.trigger == "tp_btf/sock_recv_length" and .extra.syscall == "recv" and
-	 .extra.loop == "may_goto" and .extra.gets_per_call >= 1000 and
+	 .extra.loop == "may_goto" and .extra.ops_per_call >= 1000 and
 	 .extra.round_trip.equal and .extra.round_trip.values_checked == 6 and
 	 .extra.ops_checked.errors == 0 and .extra.ops_checked.ops > 0 and
 	 .extra.ops_checked.hits == .extra.ops_checked.ops and
 	 .summary.totals.hits == .summary.totals.ops and .summary.totals.errors == 0'
-jq_check "the ops are gets: a whole number of reads of gets_per_call" "$json" \
-	'.results[0].extra | .ops_checked.ops % .gets_per_call == 0'
+jq_check "the ops are gets: a whole number of reads of ops_per_call" "$json" \
+	'.results[0].extra | .ops_checked.ops % .ops_per_call == 0'
+
+# create+delete: the same loop, each op a get with F_CREATE and a delete.
+C=local-storage-sk-create-delete
+expect_rc 0 "$C runs (2 maps)" "${FAST[@]}" $C --nr_maps 2 -o "$TMP/cd.json"
+check "$C: every op read back hit, 0 errors" ops_read_back "$OUT"
+schema_check "$TMP/cd.json"
+jq_check "$C: JSON extra: the pair, the attach point, the round trip" "$TMP/cd.json" \
+	'.results[0] | .status == "ok" and (.extra.op | test("^create\\+delete pair")) and
+	 .extra.trigger == "tp_btf/sock_recv_length" and .extra.round_trip.values_checked == 2 and
+	 .extra.ops_checked.hits == .extra.ops_checked.ops and .extra.ops_checked.errors == 0'
+expect_usage "$C: --nr_maps 1001: must be 1..1000" $C --nr_maps 1001
 
 # The figures of the JSON and the CSV are those the text printed.
 expect_rc 0 "$B: JSON with its text" "${FAST[@]}" $B --nr_maps 17 --format json -o "$TMP/f.json"
 cp "$OUT" "$TMP/f.json.txt"
-check "JSON figures are the text's" /usr/bin/python3 "$ROOT/tests/e2e/figures_check.py" \
+check "JSON figures are the text's" figures \
 	"$TMP/f.json.txt" "$TMP/f.json"
 expect_rc 0 "$B: CSV with its text" "${FAST[@]}" $B --nr_maps 17 --format csv -o "$TMP/f.csv"
 cp "$OUT" "$TMP/f.csv.txt"
-check "CSV figures are the text's" /usr/bin/python3 "$ROOT/tests/e2e/figures_check.py" \
+check "CSV figures are the text's" figures \
 	"$TMP/f.csv.txt" "$TMP/f.csv"
 expect_rc 0 "$B: CSV on stdout" "${FAST[@]}" $B --format csv
 check "CSV rows of its samples and summary" grep -qE "^$B,nr_maps=1,summary,.*,throughput," "$OUT"
@@ -49,9 +66,9 @@ check "CSV rows of its samples and summary" grep -qE "^$B,nr_maps=1,summary,.*,t
 # A kernel without tp_btf on sock_recv_length (the env stands in): alone, one sentence, 77.
 MAPBENCH_REFUSE_TRIGGER=sock_recv expect_rc 77 "refused attach point: skipped" $B
 check "the skip's sentence names the attach point" \
-	grep -q "skipped: .*tp_btf program on sock_recv_length, which this kernel does not accept" "$ERR"
+	grep -q "skipped: .*reached from a tp_btf program on sock_recv_length, which this kernel does not accept" "$ERR"
 check "local-storage-get --storage sk points here" bash -c \
-	"'$MB' local-storage-get --storage sk 2>&1 | grep -q 'use local-storage-sk-get'"
+	"'$MB' local-storage-get --storage sk 2>&1 | grep -q 'use local-storage-sk-get or local-storage-sk-create-delete'"
 
 expect_usage "$B: --nr_maps 0: must be 1..1000" $B --nr_maps 0
 expect_usage "$B: --nr_maps 1001: must be 1..1000" $B --nr_maps 1001
