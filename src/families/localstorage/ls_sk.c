@@ -198,7 +198,7 @@ static int first_pass(struct mb_run *run, struct mb_producer *p, int fd)
 			return mb_run_fail(run, -EIO, "producer %d: map %u: read 0x%llx through the socket's fd, the program wrote 0x%llx",
 					   p->idx, i, (unsigned long long)v,
 					   (unsigned long long)LS_VALUE(i));
-		/* create+delete starts from a socket with no storage: each op makes and frees it. */
+		/* create+delete starts from no storage: each op makes and frees the socket's. */
 		if (op_of(run) == LS_SK_OP_CD && bpf_map_delete_elem(st->inner_fd[i], &fd))
 			return mb_run_fail(run, -errno, "producer %d: map %u: cannot delete the socket's storage: %s",
 					   p->idx, i, strerror(errno));

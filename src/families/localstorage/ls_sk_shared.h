@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Shared by ls_sk.bpf.c and local-storage-sk-get's and -sk-create-delete's user space (ls_sk.c). The includer
- * provides __u32/__u64; LS_VALUE and LS_MAX_MAPS are the per-type benches' (ls_types_shared.h).
+ * Shared by ls_sk.bpf.c and the socket benches' user space (ls_sk.c). The includer provides
+ * __u32/__u64; LS_VALUE and LS_MAX_MAPS are the per-type benches' (ls_types_shared.h).
  */
 #ifndef MB_LS_SK_SHARED_H
 #define MB_LS_SK_SHARED_H
