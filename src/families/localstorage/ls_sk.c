@@ -304,11 +304,11 @@ static void ls_sk_teardown(struct mb_run *run)
 		return;
 	ids = calloc(st->nr_inner + 1, sizeof(*ids));
 	for (uint32_t i = 0; ids && i < st->nr_inner; i++)
-		ids[i] = ls_map_id(st->inner_fd[i]);
+		ids[i] = mb_map_id(st->inner_fd[i]);
 	ls_sk_bpf__destroy(st->skel);
 	for (uint32_t i = 0; i < st->nr_inner; i++)
 		close(st->inner_fd[i]);
-	left = ids ? ls_wait_maps_gone(ids, st->nr_inner) : 0;
+	left = ids ? mb_map_ids_wait_gone(ids, st->nr_inner, LS_FREE_WAIT_NS) : 0;
 	if (left)
 		mb_run_warn(run, "%d of the run's %u storage maps were still being freed %.0f s after it: a run right after this one may find their cache slots taken",
 			    left, st->nr_inner, LS_FREE_WAIT_NS / 1e9);

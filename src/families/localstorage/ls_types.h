@@ -11,7 +11,6 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <linux/types.h>
 
 struct mb_run;
 struct mb_producer;
@@ -72,14 +71,11 @@ int ls_types_first_pass(struct mb_run *run, struct mb_producer *p);
 int ls_types_task_owner(struct mb_run *run);
 
 /*
- * Shared with local-storage-sk-get (ls_sk.c): storage maps of map type @type alive on the
- * machine (-1: unknown); the kernel's id of the map behind @fd (0: none); waiting until the
- * maps of @ids are freed after their fds and programs are gone (their cache slots with them),
- * at most LS_FREE_WAIT_NS: how many are still there.
+ * Shared with the socket benches (ls_sk.c): storage maps of map type @type alive on the
+ * machine (-1: unknown), and the longest wait at a run's end for its maps to be freed (their
+ * cache slots with them), so that a sweep's next point finds the slots free.
  */
 int ls_live_storage_maps(int type);
-__u32 ls_map_id(int fd);
-int ls_wait_maps_gone(const __u32 *ids, uint32_t n);
 #define LS_FREE_WAIT_NS	5000000000ULL
 
 extern const struct mb_text_style ls_types_text;

@@ -199,39 +199,6 @@ int ls_types_setup(struct mb_run *run, enum ls_op op)
 	return err;
 }
 
-/* The kernel's id of the map behind @fd (0: none), to see it go after the fds are closed. */
-__u32 ls_map_id(int fd)
-{
-	struct bpf_map_info info = {};
-	__u32 len = sizeof(info);
-
-	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
-}
-
-/*
- * Waits until the kernel has dropped the maps of @ids (freed once the programs that use them
- * are, after an RCU grace period): until then their cache slots stay taken, and the next
- * run's maps (a sweep's next point) would share them. How many are still there.
- */
-int ls_wait_maps_gone(const __u32 *ids, uint32_t n)
-{
-	uint64_t end = mb_now_ns() + LS_FREE_WAIT_NS;
-	int left;
-
-	do {
-		left = 0;
-		for (uint32_t i = 0; i < n; i++) {
-			int fd = ids[i] ? bpf_map_get_fd_by_id(ids[i]) : -1;
-
-			if (fd >= 0) {
-				left++;
-				close(fd);
-			}
-		}
-	} while (left && mb_now_ns() < end && !usleep(1000));
-	return left;
-}
-
 void ls_types_teardown(struct mb_run *run)
 {
 	struct ls_types *st = run->priv;
@@ -242,11 +209,11 @@ void ls_types_teardown(struct mb_run *run)
 		return;
 	ids = calloc(st->nr_inner + 1, sizeof(*ids));
 	for (uint32_t i = 0; ids && i < st->nr_inner; i++)
-		ids[i] = ls_map_id(st->inner_fd[i]);
+		ids[i] = mb_map_id(st->inner_fd[i]);
 	ls_get_bpf__destroy(st->skel);
 	for (uint32_t i = 0; i < st->nr_inner; i++)
 		close(st->inner_fd[i]);
-	left = ids ? ls_wait_maps_gone(ids, st->nr_inner) : 0;
+	left = ids ? mb_map_ids_wait_gone(ids, st->nr_inner, LS_FREE_WAIT_NS) : 0;
 	if (left)
 		mb_run_warn(run, "%d of the run's %u storage maps were still being freed %.0f s after it: a run right after this one may find their cache slots taken",
 			    left, st->nr_inner, LS_FREE_WAIT_NS / 1e9);
