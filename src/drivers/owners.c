@@ -292,8 +292,7 @@ int mb_owner_id(const struct mb_owner *o, unsigned long long *id)
 const char *mb_owner_id_name(enum mb_owner_kind kind)
 {
 	static const char *const names[MB_OWNER_NR] = {
-		"tid", "socket cookie (SO_COOKIE)", "cgroup id (the directory's inode number)",
-		"inode number",
+		"tid", "socket cookie", "cgroup id", "inode number",
 	};
 
 	return kind < MB_OWNER_NR ? names[kind] : "?";

@@ -46,20 +46,42 @@ static uint32_t all_types(void)
 	return (uint32_t)((1ULL << nr_types()) - 1);
 }
 
+/* The local storage types' bits: named, or "storage"; "all" leaves them out (README.md). */
+static uint32_t storage_types(void)
+{
+	uint32_t mask = 0;
+
+	for (int i = 0; mb_storage_map_types[i].name; i++)
+		mask |= mm_storage_bit(&mb_storage_map_types[i]);
+	return mask;
+}
+
+/* The bits of one name of --map_type: "all", "storage" or a map type; 0 for none. */
+static uint32_t type_bits(const char *name)
+{
+	const struct mb_map_type_info *t;
+
+	if (!strcmp(name, "all"))
+		return all_types();
+	if (!strcmp(name, "storage"))
+		return storage_types();
+	t = mb_map_type_by_name(name);
+	if (t)
+		return 1u << (t - mb_map_types);
+	t = mb_storage_type_by_name(name);
+	return t ? mm_storage_bit(t) : 0;
+}
+
 static int parse_types(const char *arg, void *field, const char **why)
 {
 	static char msg[512];
 	uint32_t mask = 0;
 	const char *p = arg;
 
-	if (!strcmp(arg, "all")) {
-		*(uint32_t *)field = all_types();
-		return 0;
-	}
 	while (*p) {
 		size_t len = strcspn(p, ",");
 		char name[32];
-		const struct mb_map_type_info *t;
+		uint32_t bits;
 
 		if (!len || len >= sizeof(name)) {
 			*why = "an empty or overlong name";
@@ -67,13 +89,13 @@ static int parse_types(const char *arg, void *field, const char **why)
 		}
 		memcpy(name, p, len);
 		name[len] = '\0';
-		t = mb_map_type_by_name(name);
-		if (!t) {
+		bits = type_bits(name);
+		if (!bits) {
 			snprintf(msg, sizeof(msg), "unknown map type '%s'", name);
 			*why = msg;
 			return -EINVAL;
 		}
-		mask |= 1u << (t - mb_map_types);
+		mask |= bits;
 		p += len;
 		if (*p && !*++p) {
 			*why = "ends with ','";
@@ -88,20 +110,33 @@ static int parse_types(const char *arg, void *field, const char **why)
 	return 0;
 }
 
+/* Names of @mask in @list's order, after @n bytes of @buf; "all"/"storage" for the whole list. */
+static size_t format_list(uint32_t mask, const struct mb_map_type_info *list, uint32_t whole,
+			  const char *word, char *buf, size_t n, size_t len)
+{
+	if (!mask)
+		return n;
+	if (mask == whole)
+		return n + (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", word);
+	for (int i = 0; list[i].name && n < len; i++) {
+		uint32_t bit = list == mb_map_types ? 1u << i : mm_storage_bit(&list[i]);
+
+		if (mask & bit)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", list[i].name);
+	}
+	return n;
+}
+
 static void format_types(const void *field, char *buf, size_t len)
 {
 	uint32_t mask = *(const uint32_t *)field;
-	size_t n = 0;
+	size_t n;
 
 	buf[0] = '\0';
-	if (mask == all_types()) {
-		snprintf(buf, len, "all");
-		return;
-	}
-	for (int i = 0; mb_map_types[i].name && n < len; i++)
-		if (mask & (1u << i))
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "",
-					      mb_map_types[i].name);
+	n = format_list(mask & all_types(), mb_map_types, all_types(), "all", buf, 0, len);
+	if (n < len)
+		format_list(mask & storage_types(), mb_storage_map_types, storage_types(), "storage",
+			    buf, n, len);
 }
 
 static int parse_sizes(const char *arg, void *field, const char **why)
@@ -155,12 +190,12 @@ static void format_sizes(const void *field, char *buf, size_t len)
 
 static const struct mb_opt map_mem_opts[] = {
 	MB_OPT_CUSTOM_DEF("map_type", struct map_mem_args, types, "all", parse_types, format_types,
-			  "all, or names joined by ',': hash, percpu_hash, lru_hash, lru_percpu_hash, array, percpu_array, array_of_maps, hash_of_maps, lpm_trie, bloom_filter, ringbuf, user_ringbuf, perf_event_array",
-			  "TYPES", "map types to measure"),
+			  "all, or names joined by ',': hash, percpu_hash, lru_hash, lru_percpu_hash, array, percpu_array, array_of_maps, hash_of_maps, lpm_trie, bloom_filter, ringbuf, user_ringbuf, perf_event_array, task_storage, sk_storage, cgrp_storage, inode_storage, storage",
+			  "TYPES", "map types to measure; storage: the four local storage types, per owner beside a hash keyed by owner id (all leaves them out)"),
 	MB_OPT_CUSTOM_DEF("max_entries", struct map_mem_args, sizes, "10000", parse_sizes,
 			  format_sizes, "1..67108864; up to 16 sizes joined by ',' (a sweep)",
 			  "N[,N...]",
-			  "map sizes; ringbuf, user_ringbuf: bytes, a power of two multiple of the page size (with --map_type all or the default size, others are rounded up to one)"),
+			  "map sizes; ringbuf, user_ringbuf: bytes, a power of two multiple of the page size (with --map_type all or the default size, others are rounded up to one); storage types: owners (threads, sockets, cgroups, files), each with one value"),
 	/* 0 is valid here: every map filled to its own max_entries. */
 	MB_OPT_NR_ENTRIES(struct map_mem_args, nr_entries, "0", 0, MM_MAX_ENTRIES,
 			  "entries to insert; 0: fill every map to its max_entries"),
@@ -263,7 +298,7 @@ static int check_type(struct mb_run *run, const struct mb_map_type_info *t, bool
 static int map_mem_validate(struct mb_run *run)
 {
 	const struct map_mem_args *a = run->args;
-	bool strict = mb_run_opt_given(run, "map_type") && a->types != all_types();
+	bool strict = mb_run_opt_given(run, "map_type") && (a->types & all_types()) != all_types();
 	uint32_t smallest = UINT32_MAX, largest = 0, taken = 0;
 	char flags[128];
 	int err;
@@ -293,6 +328,18 @@ static int map_mem_validate(struct mb_run *run)
 			return mb_run_usage(run, "--key_size %u: %s keys of %u bytes give %llu distinct keys, fewer than the %u entries to insert",
 					    a->key_size, t->name, a->key_size,
 					    1ULL << (8 * a->key_size), nr_to_insert(a, largest));
+	}
+	/* Storage types are always named: the options must suit them. */
+	for (int i = 0; mb_storage_map_types[i].name; i++) {
+		const struct mb_map_type_info *t = &mb_storage_map_types[i];
+
+		if (!(a->types & mm_storage_bit(t)))
+			continue;
+		err = check_type(run, t, true);
+		err = err ? err : mm_storage_validate(run, t);
+		if (err)
+			return err;
+		taken |= a->map_flags & ~refused_flags(t, a->map_flags);
 	}
 	if (a->map_flags & ~taken) {
 		char given[64], note[256];
@@ -470,6 +517,7 @@ static int map_mem_setup(struct mb_run *run)
 	struct mm_state *st = calloc(1, sizeof(*st));
 	struct mb_json *mc;
 	bool inner = false;
+	int err;
 
 	if (!st)
 		return -ENOMEM;
@@ -490,6 +538,9 @@ static int map_mem_setup(struct mb_run *run)
 		if (st->inner_fd < 0)
 			return st->inner_fd;
 	}
+	err = mm_storage_setup(run, st);
+	if (err)
+		return err;
 	st->memcg_ok = !mb_memcg_detect_self(&st->site, st->memcg_why, sizeof(st->memcg_why));
 	/* A trial cgroup: whether one can be made and joined is checked once, up front. */
 	if (st->memcg_ok && mb_memcg_enter(&st->site, &st->cg, st->memcg_why,
@@ -568,6 +619,13 @@ static int map_mem_run_once(struct mb_run *run)
 		if (err)
 			return err;
 	}
+	for (int i = 0; mb_storage_map_types[i].name && !mb_interrupted(); i++) {
+		if (!(a->types & mm_storage_bit(&mb_storage_map_types[i])))
+			continue;
+		err = mm_storage_measure_type(run, st, &mb_storage_map_types[i], footprint);
+		if (err)
+			return err;
+	}
 	mb_run_partial(run, &(struct mm_news){ .kind = MM_NEWS_LEGEND });
 	if (st->nr_failed)
 		return mb_run_fail(run, st->first_err, "%d of %d measurements failed; the first: %s",
@@ -585,6 +643,7 @@ static void map_mem_teardown(struct mb_run *run)
 		mb_run_warn(run, "cannot remove the memory cgroup %s", st->cg.path);
 	if (st->inner_fd >= 0)
 		close(st->inner_fd);
+	mm_storage_teardown(st);
 	free(st);
 	run->priv = NULL;
 }

@@ -27,27 +27,31 @@ double mm_memlock_of(int fd)
 	return mb_map_memlock(fd, &v) ? NAN : (double)v;
 }
 
-void mm_row_fail(struct mm_state *st, struct mm_row *r, int err, const char *what)
+void mm_row_fail_why(struct mm_state *st, struct mm_row *r, int err, const char *why)
 {
-	char why[256];
-
+	r->err = err;
 	if (err == -EINTR) {
-		r->err = err;
 		snprintf(r->why, sizeof(r->why), "interrupted");
 		return;
 	}
-	if (err == -MB_ENOTSUPP)	/* strerror does not know it */
-		snprintf(why, sizeof(why), "%s: this map type does not support the operation (ENOTSUPP)",
-			 what);
-	else
-		mb_explain_map_create(err, what, why, sizeof(why));
-	r->err = err;
 	snprintf(r->why, sizeof(r->why), "%s", why);
 	if (!st->first_err) {
 		st->first_err = err;
 		snprintf(st->first_why, sizeof(st->first_why), "%s", why);
 	}
 	st->nr_failed++;
+}
+
+void mm_row_fail(struct mm_state *st, struct mm_row *r, int err, const char *what)
+{
+	char why[256];
+
+	if (err == -MB_ENOTSUPP)	/* strerror does not know it */
+		snprintf(why, sizeof(why), "%s: this map type does not support the operation (ENOTSUPP)",
+			 what);
+	else
+		mb_explain_map_create(err, what, why, sizeof(why));
+	mm_row_fail_why(st, r, err, why);
 }
 
 bool mm_read_charged(struct mm_state *st, struct mm_row *r, struct mb_memcg_usage *u)
@@ -66,11 +70,8 @@ void mm_wait_release(struct mb_run *run, struct mm_state *st, uint64_t target,
 		memset(w, 0, sizeof(*w));
 }
 
-uint64_t mm_row_begin(struct mm_state *st, uint32_t max_entries, uint32_t nr, struct mm_row *r,
-		      struct mb_memcg_usage *base)
+void mm_row_init(struct mm_row *r, uint32_t max_entries, uint32_t nr)
 {
-	uint64_t slack = 0;
-
 	memset(r, 0, sizeof(*r));
 	r->max_entries = max_entries;
 	r->nr = nr;
@@ -79,6 +80,14 @@ uint64_t mm_row_begin(struct mm_state *st, uint32_t max_entries, uint32_t nr, st
 	r->memlock_created = r->memlock_filled = r->memlock_deleted = NAN;
 	r->fill_ms = r->delete_ms = NAN;
 	r->percpu_created = r->percpu_filled = r->percpu_values = NAN;
+}
+
+uint64_t mm_row_begin(struct mm_state *st, uint32_t max_entries, uint32_t nr, struct mm_row *r,
+		      struct mb_memcg_usage *base)
+{
+	uint64_t slack = 0;
+
+	mm_row_init(r, max_entries, nr);
 	st->nr_rows++;
 	/* A fresh cgroup, joined before the map exists: the map is charged where it is made. */
 	if (st->memcg_ok) {

@@ -109,11 +109,15 @@ double mm_delta(uint64_t now, uint64_t base);
 double mm_memlock_of(int fd);
 /* The row failed at @what with @err (-errno): its reason, and the run's first failure. */
 void mm_row_fail(struct mm_state *st, struct mm_row *r, int err, const char *what);
+/* The same with the reason as given. */
+void mm_row_fail_why(struct mm_state *st, struct mm_row *r, int err, const char *why);
 /* A reading of the row's cgroup: false where the row has none. */
 bool mm_read_charged(struct mm_state *st, struct mm_row *r, struct mb_memcg_usage *u);
 /* Wait for freed memory to fall to @target, as the options say (mb_memcg_wait_release). */
 void mm_wait_release(struct mb_run *run, struct mm_state *st, uint64_t target,
 		     struct mb_memcg_wait *w, bool *waited);
+/* An empty row: no figure yet (NAN), no error. */
+void mm_row_init(struct mm_row *r, uint32_t max_entries, uint32_t nr);
 /* An empty row, and its fresh cgroup joined: the charge's slack, @base its first reading. */
 uint64_t mm_row_begin(struct mm_state *st, uint32_t max_entries, uint32_t nr, struct mm_row *r,
 		      struct mb_memcg_usage *base);
