@@ -323,7 +323,9 @@ static void measure_size(struct mb_run *run, struct mm_state *st, const struct m
 	k.keys = st->owners.id;
 	keyed_measure(run, st, &k, nr, &s->hash);
 out:
+	mm_phase(0, 0, "map-mem: %s, %u owners: ending them", t->name, s->owners);
 	mm_owners_free(&st->owners);
+	mm_phase_clear();
 }
 
 /* ---- output ---- */
