@@ -275,7 +275,7 @@ int mb_owner_id(const struct mb_owner *o, unsigned long long *id)
 		*id = (unsigned long long)o->tid;
 		return o->tid > 0 ? 0 : -ESRCH;
 	case MB_OWNER_SOCK:
-		/* A socket has no number of its own but its cookie, unique while the system runs. */
+		/* A socket has no number but its cookie, unique while the system runs. */
 		return getsockopt(o->fd, SOL_SOCKET, SO_COOKIE, id, &len) ? -errno : 0;
 	case MB_OWNER_CGRP:
 	case MB_OWNER_INODE:

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * drivers/owners: the cgroup2 mount from mountinfo text, and 100 owners of each kind made,
- * keyed by a second fd, each with an id of its own, and destroyed with no fd, thread, cgroup directory or file left.
+ * keyed by a second fd, each with an id of its own, and destroyed with no fd, thread, cgroup
+ * directory or file left.
  */
 #include <dirent.h>
 #include <errno.h>

@@ -416,7 +416,8 @@ static void measure_delete(struct mb_run *run, struct mm_state *st, struct mm_la
 			/* Deleted elements come back late (RCU); at best to the created size. */
 			mm_phase(0, 0, "map-mem: %s, %u entries: waiting for the deleted entries' release",
 				 l->t->name, max_entries);
-			mm_wait_release(run, st, base->charged + (uint64_t)fmax(r->created, 0) + slack,
+			mm_wait_release(run, st,
+					base->charged + (uint64_t)fmax(r->created, 0) + slack,
 					&r->del_wait, &r->del_waited);
 			r->deleted = mm_delta(r->del_wait.end_bytes, base->charged);
 		}
