@@ -179,9 +179,12 @@ unit: $(UNIT_BINS)
 E2E_TREE	:= test_layers.sh test_docs.sh test_build.sh test_family_demo.sh test_shape.sh
 # test_formats runs every bench twice more to compare their formats, which the sanitizers do not
 # change; test_noise disturbs a run with a busy loop to see the verdict mark it, and the verdict's
-# code runs under the sanitizers in its unit test. The other files run each bench and each format
-# under them (make test stays < 15 min).
-E2E_SAN_SKIP	:= $(E2E_TREE) test_formats.sh test_noise.sh
+# code runs under the sanitizers in its unit test; test_sweep runs benches the other files run
+# too, point after point, and the parsers of the documents it compares (JSON, sweep lists) run
+# under the sanitizers in their unit tests and fuzzers. The other files run each bench and each
+# format under them, some with a smaller matrix (E2E_SAN=1: tests/e2e/lib.sh), so that make
+# test stays < 15 min.
+E2E_SAN_SKIP	:= $(E2E_TREE) test_formats.sh test_noise.sh test_sweep.sh
 # The e2e files: tests/e2e/test_*.sh, and each family's own in its folder (tests/run-e2e.sh
 # finds a file by its name in either place).
 ifeq ($(SAN),1)
@@ -190,7 +193,7 @@ E2E_FILES	:= $(sort $(filter-out $(E2E_SAN_SKIP),$(notdir $(wildcard tests/e2e/t
 endif
 
 e2e: $(BIN)
-	$(Q)MAPBENCH=$(abspath $(BIN)) ./tests/run-e2e.sh $(E2E_FILES)
+	$(Q)MAPBENCH=$(abspath $(BIN)) E2E_SAN=$(SAN) ./tests/run-e2e.sh $(E2E_FILES)
 
 # ---- fuzzing (libFuzzer, clang): every parser of outside input ----
 
@@ -234,7 +237,7 @@ fuzz:
 	$(Q)$(MAKE) --no-print-directory FUZZ=1 fuzz-run
 
 fuzz-smoke:
-	$(Q)$(MAKE) --no-print-directory FUZZ=1 FUZZ_SECONDS=5 fuzz-run
+	$(Q)$(MAKE) --no-print-directory FUZZ=1 FUZZ_SECONDS=3 fuzz-run
 
 # make test: everything, then everything again under ASan/UBSan, then a short fuzz run.
 # The builds run in parallel (one job per CPU); the tests one at a time, as they measure.

@@ -11,7 +11,8 @@
  *    bpf_loop only when its call site has a single constant callback, so one program per op.
  *
  * User space loads one of the two (loop_kind.c) and checks the translated program
- * (loop_evidence.c).
+ * (loop_evidence.c). MB_LOOP_PROG_CTX and MB_LOOP_PROG_PRE (below) give the callback the
+ * program's context, or a value computed once per call before the loop.
  */
 #ifndef MB_KLOOP_BPF_H
 #define MB_KLOOP_BPF_H
@@ -163,7 +164,7 @@ static __always_inline int mb_loop_end(struct mb_loop_ctx *lc, long n)
  * budget check: the check keeps a counter on the stack, and its load and store cost more than
  * an empty op.
  */
-#define MB_LOOP_MAY_GOTO_CALL(_prog, _call)					\
+#define MB_LOOP_MAY_GOTO_PRE_CALL(_prog, _pre_decl, _call)			\
 SEC("raw_tp")									\
 int _prog(__u64 *ctx)								\
 {										\
@@ -173,6 +174,7 @@ int _prog(__u64 *ctx)								\
 										\
 	if (!mb_loop_begin(ctx, lc))						\
 		return MB_RET_BAD_ARGS;						\
+	_pre_decl;								\
 	mb_loop_start(lc, left);						\
 	while (left >= 4) {							\
 		MB_MAY_GOTO(out);						\
@@ -188,6 +190,9 @@ int _prog(__u64 *ctx)								\
 out:										\
 	return mb_loop_end(lc, (long)(mb_loop_slot(lc)->call_iters - left));	\
 }
+
+#define MB_LOOP_MAY_GOTO_CALL(_prog, _call)					\
+	MB_LOOP_MAY_GOTO_PRE_CALL(_prog, , _call)
 
 #define MB_LOOP_MAY_GOTO(_prog, _callback)					\
 	MB_LOOP_MAY_GOTO_CALL(_prog, _callback(mb_loop_index(lc, left), lc))
@@ -245,5 +250,50 @@ int _prog(__u64 *ctx)								\
 #define MB_LOOP_PROG_CTX(_prog, _callback)					\
 	MB_LOOP_MAY_GOTO_CALL(_prog, _callback(mb_loop_index(lc, left), lc, ctx)) \
 	MB_LOOP_BPF_LOOP_CTX(_prog##_bl, _callback)
+
+/*
+ * For ops that need a value computed once per call, before the loop and its clock: the
+ * trusted current task from bpf_get_current_task_btf(), its cgroup. @_pre, an expression of
+ * type @_type (of the program's ctx), is evaluated after the slot's state is loaded; the
+ * callback is _callback(index, lc, pre). The may_goto loop keeps the value in a register (or
+ * its spill slot) across the loop, so no op pays the helper call that computes it. bpf_loop
+ * hands its callback a stack pointer: there the value waits beside a pointer to the loop
+ * state, which stays in .bss as the may_goto loop's does (16 bytes of stack, not the state's
+ * 48 and 8 more, which would reach the private-stack threshold). The verifier keeps the type
+ * of a pointer spilled to the stack, so a trusted pointer stays trusted in the callback.
+ */
+#define MB_LOOP_BPF_LOOP_PRE(_prog, _type, _pre, _callback)			\
+struct _prog##_pctx {								\
+	struct mb_loop_ctx *lc;							\
+	_type pre;								\
+};										\
+										\
+static int _prog##_cb(__u32 index, void *data)					\
+{										\
+	struct _prog##_pctx *c = data;						\
+										\
+	return _callback(index, c->lc, c->pre);					\
+}										\
+										\
+SEC("raw_tp")									\
+int _prog(__u64 *ctx)								\
+{										\
+	struct _prog##_pctx c = {						\
+		.lc = &mb_loop_ctxs[ctx[MB_ARG_SLOT] & (MB_MAX_SLOTS - 1)].lc,	\
+	};									\
+	long n;									\
+										\
+	if (!mb_loop_begin(ctx, c.lc))						\
+		return MB_RET_BAD_ARGS;						\
+	c.pre = (_pre);								\
+	mb_loop_start(c.lc, ctx[MB_ARG_ITERS]);					\
+	n = bpf_loop(ctx[MB_ARG_ITERS], _prog##_cb, &c, 0);			\
+	return mb_loop_end(c.lc, n);						\
+}
+
+#define MB_LOOP_PROG_PRE(_prog, _type, _pre, _callback)			\
+	MB_LOOP_MAY_GOTO_PRE_CALL(_prog, _type mb_pre = (_pre),		\
+				  _callback(mb_loop_index(lc, left), lc, mb_pre))	\
+	MB_LOOP_BPF_LOOP_PRE(_prog##_bl, _type, _pre, _callback)
 
 #endif

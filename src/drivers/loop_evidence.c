@@ -62,39 +62,51 @@ static bool kallsyms_addr(const char *line, const char *sym, uint64_t *addr)
 	return true;
 }
 
-bool mb_loop_helper_imm(FILE *kallsyms, int64_t *imm)
+bool mb_loop_symbol_imm(FILE *kallsyms, const char *helper, int64_t *imm)
 {
-	uint64_t base = 0, loop = 0;
+	uint64_t base = 0, addr = 0;
 	char line[256];
 
-	while (fgets(line, sizeof(line), kallsyms) && !(base && loop)) {
+	while (fgets(line, sizeof(line), kallsyms) && !(base && addr)) {
 		if (!base && kallsyms_addr(line, "__bpf_call_base", &base))
 			continue;
-		if (!loop)
-			kallsyms_addr(line, "bpf_loop", &loop);
+		if (!addr)
+			kallsyms_addr(line, helper, &addr);
 	}
 	/* Hidden addresses read as 0 (kptr_restrict). */
-	if (!base || !loop)
+	if (!base || !addr)
 		return false;
-	*imm = (int64_t)(loop - base);
+	*imm = (int64_t)(addr - base);
 	return *imm >= INT32_MIN && *imm <= INT32_MAX;
+}
+
+bool mb_loop_helper_imm(FILE *kallsyms, int64_t *imm)
+{
+	return mb_loop_symbol_imm(kallsyms, "bpf_loop", imm);
+}
+
+/* @helper's immediate in translated programs, from /proc/kallsyms; INT64_MIN: unknown. */
+static int64_t helper_imm(const char *helper)
+{
+	int64_t imm = INT64_MIN;
+	FILE *f = fopen("/proc/kallsyms", "re");
+
+	if (f) {
+		if (!mb_loop_symbol_imm(f, helper, &imm))
+			imm = INT64_MIN;
+		fclose(f);
+	}
+	return imm;
 }
 
 static int64_t loop_helper_imm(void)
 {
 	static int64_t cached;
 	static bool done;
-	FILE *f;
 
-	if (done)
-		return cached;
-	done = true;
-	cached = INT64_MIN;
-	f = fopen("/proc/kallsyms", "re");
-	if (f) {
-		if (!mb_loop_helper_imm(f, &cached))
-			cached = INT64_MIN;
-		fclose(f);
+	if (!done) {
+		cached = helper_imm("bpf_loop");
+		done = true;
 	}
 	return cached;
 }
@@ -154,4 +166,21 @@ void mb_loop_inspect(int prog_fd, struct mb_loop_info *info)
 		free(img);
 	}
 #endif
+}
+
+int mb_loop_helper_calls(int prog_fd, const char *helper)
+{
+	int64_t imm = helper_imm(helper);
+	struct mb_loop_evidence ev;
+	uint32_t len = 0;
+	void *img;
+
+	if (imm == INT64_MIN)
+		return -ENOENT;
+	img = prog_image(prog_fd, false, &len);
+	if (!img)
+		return -ENODATA;
+	mb_loop_scan_xlated(img, len, imm, &ev);
+	free(img);
+	return ev.helper_calls_to_loop;
 }

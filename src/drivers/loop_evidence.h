@@ -31,5 +31,15 @@ int mb_loop_scan_jited_x86(const uint8_t *image, size_t len);
  * address less __bpf_call_base), from /proc/kallsyms text; false when it does not say.
  */
 bool mb_loop_helper_imm(FILE *kallsyms, int64_t *imm);
+/* The same for the helper (any kernel function) named @helper. */
+bool mb_loop_symbol_imm(FILE *kallsyms, const char *helper, int64_t *imm);
+
+/*
+ * How many calls to the helper function @helper (its kernel name: "bpf_get_current_task_btf")
+ * the translated program @prog_fd makes; -ENOENT when kallsyms does not give its address,
+ * -ENODATA when the program's instructions cannot be read. A helper the verifier inlines
+ * shows no call. MB_LOOP_PROG_PRE's test counts the calls of its value's helper with it.
+ */
+int mb_loop_helper_calls(int prog_fd, const char *helper);
 
 #endif

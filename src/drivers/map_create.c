@@ -12,6 +12,7 @@
 
 #include "core/bench.h"
 #include "core/env.h"
+#include "core/run.h"
 #include "util/cpuset.h"
 #include "map_create.h"
 
@@ -227,4 +228,31 @@ void mb_cpu_maps_close(struct mb_cpu_maps *m)
 			close(m->inner_fd[i]);
 	free(m->inner_fd);
 	memset(m, 0, sizeof(*m));
+}
+
+uint32_t mb_map_id(int fd)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
+int mb_map_ids_wait_gone(const uint32_t *ids, uint32_t n, uint64_t timeout_ns)
+{
+	uint64_t end = mb_now_ns() + timeout_ns;
+	int left;
+
+	do {
+		left = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			int fd = ids[i] ? bpf_map_get_fd_by_id(ids[i]) : -1;
+
+			if (fd >= 0) {
+				left++;
+				close(fd);
+			}
+		}
+	} while (left && mb_now_ns() < end && !usleep(1000));
+	return left;
 }

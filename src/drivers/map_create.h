@@ -65,6 +65,15 @@ void mb_explain_map_desc(int err, const struct mb_map_desc *d, int has_type, con
  */
 int mb_run_map_create(struct mb_run *run, const struct mb_map_desc *d, const char *what);
 
+/* The kernel's id of the map behind @fd (0: none): to see the map go after its fds are closed. */
+uint32_t mb_map_id(int fd);
+/*
+ * Wait up to @timeout_ns until the kernel has dropped the maps of @ids (0s are skipped): a map
+ * goes once its last fd and the programs that use it are gone, after an RCU grace period, and
+ * until then holds what it holds (memory, a local storage cache slot). How many are left.
+ */
+int mb_map_ids_wait_gone(const uint32_t *ids, uint32_t n, uint64_t timeout_ns);
+
 /*
  * A map-in-map with one inner map per online CPU: inner_fd[cpu] sits at key cpu of the outer
  * map, which has nr_outer (highest online CPU + 1) slots; -1 for CPUs offline at set-up.

@@ -13,6 +13,7 @@
 #include "trigger.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "util/strlist.h"
 
 static const struct {
 	const char *name, *key, *suffix;
@@ -53,17 +54,7 @@ enum mb_trigger_kind mb_trigger_attach_kind(enum mb_trigger_attach attach)
 
 bool mb_trigger_refused(const char *list, enum mb_trigger_attach attach)
 {
-	const char *key = mb_trigger_attach_key(attach);
-	size_t len;
-
-	if (!list || !key)
-		return false;
-	len = strlen(key);
-	for (const char *p = list; *p; p += strcspn(p, ","), p += *p == ',') {
-		if (strcspn(p, ",") == len && !strncmp(p, key, len))
-			return true;
-	}
-	return false;
+	return mb_list_has(list, mb_trigger_attach_key(attach));
 }
 
 int mb_trigger_load(struct mb_run *run, struct mb_trigger *t, mb_trigger_load_fn load, void *ctx)

@@ -128,16 +128,12 @@ static int make_dir(const char *home, char *path, size_t plen, char *why, size_t
 	}
 }
 
-/*
- * The process's own v2 cgroup under $MAPBENCH_CGROUP_ROOT (or /sys/fs/cgroup) into @home,
- * where the directories of killed mapbench processes are removed first.
- */
-static int own_home(char *home, size_t hlen, char *why, size_t len)
+int mb_cgroup2_self(char *home, size_t hlen, char *why, size_t len)
 {
 	const char *root = getenv(MB_MEMCG_ROOT_ENV);
 	char mount[PATH_MAX], self[4096];
-	int fd, failed, err;
 	ssize_t n;
+	int fd;
 
 	if (!root || !*root)
 		root = MB_MEMCG_ROOT;
@@ -146,7 +142,14 @@ static int own_home(char *home, size_t hlen, char *why, size_t len)
 	if (fd >= 0)
 		close(fd);
 	self[n > 0 ? n : 0] = '\0';
-	err = mb_cgroup2_find(root, self, mount, sizeof(mount), home, hlen, why, len);
+	return mb_cgroup2_find(root, self, mount, sizeof(mount), home, hlen, why, len);
+}
+
+/* mb_cgroup2_self, where the directories of killed mapbench processes are removed first. */
+static int own_home(char *home, size_t hlen, char *why, size_t len)
+{
+	int failed, err = mb_cgroup2_self(home, hlen, why, len);
+
 	if (err)
 		return err;
 	if (mb_memcg_reap_stale(home, &failed))

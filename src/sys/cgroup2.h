@@ -35,6 +35,12 @@ int mb_cgroup2_find(const char *root, const char *self, char *mount, size_t mlen
 		    size_t hlen, char *why, size_t len);
 
 /*
+ * The process's own v2 cgroup folder, under $MAPBENCH_CGROUP_ROOT (or /sys/fs/cgroup), into
+ * @home (what owns the process's cgroup local storage). 0, or -ENOENT with the reason in @why.
+ */
+int mb_cgroup2_self(char *home, size_t hlen, char *why, size_t len);
+
+/*
  * Make a fresh directory in the process's own v2 cgroup under $MAPBENCH_CGROUP_ROOT (or
  * /sys/fs/cgroup), open it, and move the whole process into it. 0, or a negative errno with
  * the reason in @why; on failure nothing is left behind.

@@ -5,6 +5,19 @@
 set -u
 MB=${MAPBENCH:?set MAPBENCH to the mapbench binary}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# E2E_SAN=1: the binary is the sanitizers' build (make SAN=1 e2e), which runs each op several
+# times slower; a file may then run a smaller matrix of the same code paths (san_pick).
+E2E_SAN=${E2E_SAN:-}
+
+# san_pick ALL... -- SOME...: prints ALL, or under E2E_SAN=1 only SOME.
+san_pick() {
+	local all=() some=() seen=
+	for w in "$@"; do
+		if [ "$w" = -- ]; then seen=1; elif [ -n "$seen" ]; then some+=("$w"); else all+=("$w"); fi
+	done
+	if [ "$E2E_SAN" = 1 ]; then echo "${some[@]}"; else echo "${all[@]}"; fi
+}
+
 # Short runs: no warm-up, two samples of 100 ms.
 FAST=(-w0 -d2 --interval_ms 100)
 # The noise preflight watches the CPUs for 20 ms before each run instead of 200: the tests start

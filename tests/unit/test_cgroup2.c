@@ -17,6 +17,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "fake_tree.h"
+
 #include "sys/cgroup2.h"
 #include "sys/memcg.h"
 
@@ -24,22 +26,7 @@ static char tmp[256];
 
 static void put(const char *rel, const char *text)
 {
-	char path[PATH_MAX * 2], dir[PATH_MAX * 2];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", tmp, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (char *p = dir + strlen(tmp) + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(dir, 0755);
-			*p = '/';
-		}
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	fake_tree_put(tmp, rel, text);
 }
 
 static bool exists(const char *rel)
@@ -53,19 +40,15 @@ static bool exists(const char *rel)
 static int setup_tmp(void **state)
 {
 	(void)state;
-	snprintf(tmp, sizeof(tmp), "/tmp/mb-cgroup2-test.XXXXXX");
-	assert_non_null(mkdtemp(tmp));
+	assert_int_equal(fake_tree_make(tmp, sizeof(tmp), "mb-cgroup2-test"), 0);
 	return 0;
 }
 
 static int teardown_tmp(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
 	unsetenv(MB_MEMCG_ROOT_ENV);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fake_tree_remove(tmp), 0);
 	return 0;
 }
 
@@ -147,6 +130,24 @@ static void test_join_failure_leaves_nothing(void **state)
 	assert_int_equal(mb_cgroup2_leave(&zero), 0);
 }
 
+/* The process's own folder, under the root $MAPBENCH_CGROUP_ROOT names. */
+static void test_self(void **state)
+{
+	char home[PATH_MAX], why[512], want[PATH_MAX * 2];
+
+	(void)state;
+	if (!in_v2_root())
+		skip();
+	setenv(MB_MEMCG_ROOT_ENV, tmp, 1);
+	assert_int_equal(mb_cgroup2_self(home, sizeof(home), why, sizeof(why)), -ENOENT);
+	assert_non_null(strstr(why, "no cgroup v2 hierarchy"));
+	put("unified/cgroup.controllers", "");
+	put("unified/cgroup.procs", "");
+	assert_int_equal(mb_cgroup2_self(home, sizeof(home), why, sizeof(why)), 0);
+	snprintf(want, sizeof(want), "%s/unified", tmp);
+	assert_string_equal(home, want);
+}
+
 static void test_real_round_trip(void **state)
 {
 	struct mb_cgroup2 cg;
@@ -174,6 +175,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_find, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_join_failure_leaves_nothing, setup_tmp,
 						teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_self, setup_tmp, teardown_tmp),
 		cmocka_unit_test(test_real_round_trip),
 	};
 

@@ -16,29 +16,15 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "fake_tree.h"
+
 #include "sys/memcg.h"
 
 static char tmp[256];
 
 static void put(const char *rel, const char *text)
 {
-	char path[PATH_MAX * 2], dir[PATH_MAX * 2];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", tmp, rel);
-	/* mkdir -p of the file's folder */
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (char *p = dir + strlen(tmp) + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(dir, 0755);
-			*p = '/';
-		}
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	fake_tree_put(tmp, rel, text);
 }
 
 static void mkdirs(const char *rel)
@@ -52,18 +38,14 @@ static void mkdirs(const char *rel)
 static int setup_tmp(void **state)
 {
 	(void)state;
-	snprintf(tmp, sizeof(tmp), "/tmp/mb-memcg-test.XXXXXX");
-	assert_non_null(mkdtemp(tmp));
+	assert_int_equal(fake_tree_make(tmp, sizeof(tmp), "mb-memcg-test"), 0);
 	return 0;
 }
 
 static int teardown_tmp(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fake_tree_remove(tmp), 0);
 	return 0;
 }
 

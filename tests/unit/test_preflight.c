@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
+#include "fake_tree.h"
+
 #include "util/cpuset.h"
 #include "sys/cpustat.h"
 #include "util/json.h"
@@ -20,36 +22,19 @@ static char root[64];
 
 static void put(const char *path, const char *content)
 {
-	char full[512], *slash;
-	FILE *f;
-
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	/* mkdir -p the parent */
-	for (slash = strchr(full + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(full, 0755);
-		*slash = '/';
-	}
-	f = fopen(full, "w");
-	assert_non_null(f);
-	fputs(content, f);
-	fclose(f);
+	fake_tree_put(root, path, content);
 }
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/mb-preflight.XXXXXX");
-	return mkdtemp(root) ? 0 : -1;
+	return fake_tree_make(root, sizeof(root), "mb-preflight");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	return system(cmd);
+	return fake_tree_remove(root);
 }
 
 static const char *status_of(const struct mb_json *checks, const char *name)

@@ -100,6 +100,7 @@ static void test_prepare(void **state)
 struct loader {
 	struct trigger_test_bpf *skel;
 	int calls;
+	const char *const *ops;		/* NULL: mb_tt_a and mb_tt_b */
 };
 
 static int load_test(struct mb_run *run, struct mb_trigger *t, void *ctx)
@@ -113,7 +114,7 @@ static int load_test(struct mb_run *run, struct mb_trigger *t, void *ctx)
 	l->skel = trigger_test_bpf__open();
 	if (!l->skel)
 		return -errno;
-	err = mb_trigger_prepare(l->skel->obj, t->attach, ops);
+	err = mb_trigger_prepare(l->skel->obj, t->attach, l->ops ? l->ops : ops);
 	if (!err)
 		err = trigger_test_bpf__load(l->skel);
 	if (!err)
@@ -124,6 +125,7 @@ static int load_test(struct mb_run *run, struct mb_trigger *t, void *ctx)
 		return err;
 	}
 	t->slots = l->skel->bss->mb_slots;
+	t->socks = &l->skel->bss->mb_trigger_socks;
 	return 0;
 }
 
@@ -179,32 +181,6 @@ static void test_fire(void **state)
 	trigger_test_bpf__destroy(l.skel);
 }
 
-static int load_sock(struct mb_run *run, struct mb_trigger *t, void *ctx)
-{
-	const char *const ops[] = { "mb_tt_s", NULL };
-	struct loader *l = ctx;
-	int err;
-
-	(void)run;
-	l->calls++;
-	l->skel = trigger_test_bpf__open();
-	if (!l->skel)
-		return -errno;
-	err = mb_trigger_prepare(l->skel->obj, t->attach, ops);
-	if (!err)
-		err = trigger_test_bpf__load(l->skel);
-	if (!err)
-		err = trigger_test_bpf__attach(l->skel);
-	if (err) {
-		trigger_test_bpf__destroy(l->skel);
-		l->skel = NULL;
-		return err;
-	}
-	t->slots = l->skel->bss->mb_slots;
-	t->socks = &l->skel->bss->mb_trigger_socks;
-	return 0;
-}
-
 /*
  * The socket kind: its one attach point (refused: nothing else is tried); a registered
  * producer's reads run its program on its socket, an unregistered one's do not.
@@ -214,7 +190,8 @@ static void test_sock(void **state)
 	struct mb_run run = { .bench = &tt_bench };
 	struct mb_producer p = { .idx = 2, .cpu = -1 }, q = { .idx = 5, .cpu = -1 };
 	struct mb_trigger t = { .kind = MB_TRIGGER_KIND_SOCKET };
-	struct loader l = { 0 };
+	const char *const ops[] = { "mb_tt_s", NULL };
+	struct loader l = { .ops = ops };
 	struct mb_counters c;
 	char why[512];
 	int fd;
@@ -223,10 +200,10 @@ static void test_sock(void **state)
 	if (mb_probe_bpf(why, sizeof(why)))
 		skip();
 	setenv(MB_TRIGGER_REFUSE_ENV, "sock_recv", 1);
-	assert_int_equal(mb_trigger_load(&run, &t, load_sock, &l), -EOPNOTSUPP);
+	assert_int_equal(mb_trigger_load(&run, &t, load_test, &l), -EOPNOTSUPP);
 	unsetenv(MB_TRIGGER_REFUSE_ENV);
 	assert_int_equal(l.calls, 0);
-	assert_int_equal(mb_trigger_load(&run, &t, load_sock, &l), 0);
+	assert_int_equal(mb_trigger_load(&run, &t, load_test, &l), 0);
 	assert_int_equal(t.attach, MB_TRIGGER_SOCK_RECV);
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
 	assert_true(fd >= 0);

@@ -11,7 +11,9 @@ OPS6=(map-lookup map-lookup-miss map-update map-insert map-delete map-mixed)
 OPS3=(map-lookup map-lookup-miss map-update)
 
 # ---- every map type x op, kernel and syscall paths ----
-for t in hash percpu_hash lru_hash lru_percpu_hash array percpu_array array_of_maps hash_of_maps; do
+# Under the sanitizers one type of each kind (plain, LRU and per-CPU, array, map-in-map).
+for t in $(san_pick hash percpu_hash lru_hash lru_percpu_hash array percpu_array array_of_maps \
+	   hash_of_maps -- hash lru_percpu_hash percpu_array array_of_maps); do
 	case $t in *array) ops=("${OPS3[@]}") ;; *) ops=("${OPS6[@]}") ;; esac
 	for p in kernel syscall; do
 		j=$TMP/m-$t-$p.json

@@ -34,6 +34,7 @@
 #include "util/log.h"
 
 #define LS_KEY_VALUE_SIZE	4	/* int key, int value: the kernel's */
+#define LS_FREE_WAIT_NS		5000000000ULL	/* the longest wait for the maps to be freed */
 
 struct ls_cache_args {
 	uint32_t nr_maps;
@@ -65,6 +66,8 @@ struct ls_cache_state {
 	struct mb_trigger trig;
 	int *inner;		/* the inner maps' fds, until they sit in ls_maps */
 	uint32_t nr_inner;
+	uint32_t *ids;		/* the inner maps' ids, to see them freed at teardown */
+	uint32_t nr_ids;
 	uint64_t create_ns;
 	uint64_t fill_ns;
 };
@@ -165,7 +168,8 @@ static int make_inner(struct mb_run *run, struct ls_cache_state *st)
 	int err = 0;
 
 	st->inner = malloc(sizeof(*st->inner) * args->nr_maps);
-	if (!st->inner)
+	st->ids = calloc(args->nr_maps, sizeof(*st->ids));
+	if (!st->inner || !st->ids)
 		return mb_run_fail(run, -ENOMEM, "out of memory");
 	if (!hash && (err = mb_map_desc_add_btf(&d)))
 		return mb_run_fail(run, err, "cannot load the BTF of the task storage maps: %s",
@@ -178,6 +182,7 @@ static int make_inner(struct mb_run *run, struct ls_cache_state *st)
 			break;
 		}
 		st->inner[st->nr_inner] = fd;
+		st->ids[st->nr_ids++] = mb_map_id(fd);
 		if (hash)
 			err = fill_control(run, fd);
 		else
@@ -263,12 +268,22 @@ static void ls_cache_finish(struct mb_run *run)
 static void ls_cache_teardown(struct mb_run *run)
 {
 	struct ls_cache_state *st = run->priv;
+	int left;
 
 	if (!st)
 		return;
 	ls_cache_bpf__destroy(st->skel);
 	for (uint32_t i = 0; i < st->nr_inner; i++)
 		close(st->inner[i]);
+	/*
+	 * The maps go an RCU grace period after their program: until then they keep their cache
+	 * slots, which the next run's maps (a sweep's next point) would have to share.
+	 */
+	left = mb_map_ids_wait_gone(st->ids, st->nr_ids, LS_FREE_WAIT_NS);
+	if (left)
+		mb_run_warn(run, "%d of the run's %u inner maps were still being freed %.0f s after it: a run right after this one may find their cache slots taken",
+			    left, st->nr_ids, LS_FREE_WAIT_NS / 1e9);
+	free(st->ids);
 	free(st->inner);
 	free(st);
 	run->priv = NULL;

@@ -18,6 +18,7 @@
 #include "ls_create.skel.h"
 #include "sys/probe.h"
 #include "util/log.h"
+#include "util/strlist.h"
 
 #define LSM_HOOK	"socket_post_create"
 
@@ -49,17 +50,7 @@ const char *lsc_kmalloc_name(enum lsc_kmalloc km)
 
 bool lsc_kmalloc_refused(const char *list, enum lsc_kmalloc km)
 {
-	const char *key = (unsigned int)km < LSC_KM_NONE ? kmalloc_points[km].key : NULL;
-	size_t len;
-
-	if (!list || !key)
-		return false;
-	len = strlen(key);
-	for (const char *p = list; *p; p += strcspn(p, ","), p += *p == ',') {
-		if (strcspn(p, ",") == len && !strncmp(p, key, len))
-			return true;
-	}
-	return false;
+	return mb_list_has(list, (unsigned int)km < LSC_KM_NONE ? kmalloc_points[km].key : NULL);
 }
 
 /* The program of @hook, or of counter @km, and where its skeleton keeps the link. */

@@ -43,6 +43,11 @@ struct ls_owner_work {
 	struct tally t;
 	struct mb_owner_site *site;
 	bool waits;		/* the owners are threads: making and joining one waits for it */
+	/*
+	 * The round's updates, added to c.calls with its op at the round's end: the waits publish
+	 * the counters mid-round, and a sample must see calls and ops of whole rounds.
+	 */
+	uint64_t round_calls;
 };
 
 /*
@@ -93,7 +98,7 @@ static int cycle(const struct ls_owner_state *st, struct ls_owner_work *w, int c
 	t->ns[cfg] += (t1 - t0) + (t3 - t2);
 	t->attach_ns += t2 - t1;
 	t->attaches += k;
-	c->calls += k;
+	w->round_calls += k;
 	c->excluded_ns += cfg == LS_OWNER_N ? t2 - t1 : t3 - t0;
 	return err;
 }
@@ -121,6 +126,8 @@ int ls_owner_producer(struct mb_run *run, struct mb_producer *p)
 		for (int i = 0; i < LS_OWNER_NR_CONFIGS && !err; i++)
 			err = cycle(st, &w, (int)((round + (uint64_t)i) % LS_OWNER_NR_CONFIGS));
 		w.c.ops++;
+		w.c.calls += w.round_calls;
+		w.round_calls = 0;
 		if (err)
 			w.c.errors++;
 		else
