@@ -265,6 +265,39 @@ const char *mb_owner_reopen_how(enum mb_owner_kind kind)
 	return kind < MB_OWNER_NR ? how[kind] : "?";
 }
 
+int mb_owner_id(const struct mb_owner *o, unsigned long long *id)
+{
+	socklen_t len = sizeof(*id);
+	struct stat st;
+
+	switch (o->kind) {
+	case MB_OWNER_TASK:
+		*id = (unsigned long long)o->tid;
+		return o->tid > 0 ? 0 : -ESRCH;
+	case MB_OWNER_SOCK:
+		/* A socket has no number but its cookie, unique while the system runs. */
+		return getsockopt(o->fd, SOL_SOCKET, SO_COOKIE, id, &len) ? -errno : 0;
+	case MB_OWNER_CGRP:
+	case MB_OWNER_INODE:
+		/* A cgroup v2 directory's inode number is the cgroup's id (64-bit kernfs). */
+		if (fstat(o->fd, &st))
+			return -errno;
+		*id = (unsigned long long)st.st_ino;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+const char *mb_owner_id_name(enum mb_owner_kind kind)
+{
+	static const char *const names[MB_OWNER_NR] = {
+		"tid", "socket cookie", "cgroup id", "inode number",
+	};
+
+	return kind < MB_OWNER_NR ? names[kind] : "?";
+}
+
 void mb_owner_destroy(struct mb_owner *o)
 {
 	if (o->fd >= 0)

@@ -72,6 +72,14 @@ int mb_owner_self(struct mb_owner *o);
 int mb_owner_reopen(const struct mb_owner *o);
 /* How mb_owner_reopen makes it, for a result. */
 const char *mb_owner_reopen_how(enum mb_owner_kind kind);
+/*
+ * The owner's id, what a map keyed by owner instead of local storage would use: a thread's tid,
+ * a socket's cookie (SO_COOKIE), a cgroup's id (its directory's inode number), a file's inode
+ * number. 0 or -errno.
+ */
+int mb_owner_id(const struct mb_owner *o, unsigned long long *id);
+/* What mb_owner_id gives for @kind, for a result: "tid", "socket cookie", ... */
+const char *mb_owner_id_name(enum mb_owner_kind kind);
 /* Close the fd and destroy the owner (join the thread, remove the directory or file). */
 void mb_owner_destroy(struct mb_owner *o);
 

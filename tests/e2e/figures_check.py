@@ -166,6 +166,8 @@ MM_COLUMNS = [('entries', 'entries'), ('created', 'bytes'), ('filled', 'bytes'),
               ('vs charged', '%'), ('deleted', 'bytes'), ('deleted (released)', 'ms'),
               ('closed', 'bytes'), ('closed (released)', 'ms'), ('fill', 'ms'),
               ('delete', 'ms')]
+# The row beside each storage row in a local storage type's table.
+MM_HASH_ROW = 'hash (by owner id)'
 MM_TOKEN = re.compile(r'[+-][0-9]+\.[0-9] %|[0-9]+(?:\.[0-9]+)? (?:B|KiB|MiB|GiB)(?= |$)|'
                       r'[0-9]+(?:\.[0-9]+)? m?s(?= |$)|at once|none in [0-9.]+ m?s|'
                       r'falling [0-9.]+ m?s|no delete|not waited|interrupted|unavailable|'
@@ -195,14 +197,23 @@ def parse_map_mem(lines):
             mtype = h.group(1)
             continue
         row = re.match(r'^ +([0-9]+) (.*)$', line)
-        if not mtype or not row or row.group(2).lstrip().startswith('error:'):
+        lab = {'map_type': mtype, 'max_entries': int(row.group(1))} if row else None
+        if row and mtype and mtype.endswith('_storage'):
+            # A storage table: owners, then which map (the storage or the hash beside it).
+            srow = re.match(r'^ +([0-9]+) (\S+_storage|%s) +(.*)$' % re.escape(MM_HASH_ROW),
+                            line)
+            if not srow:
+                failures.append('map-mem %s row without its map: %r' % (mtype, line))
+                continue
+            lab = {'map_type': mtype, 'owners': int(srow.group(1)), 'map': srow.group(2)}
+            row = srow
+        if not mtype or not row or row.groups()[-1].lstrip().startswith('error:'):
             continue
-        cells = MM_TOKEN.findall(row.group(2))
+        cells = MM_TOKEN.findall(row.groups()[-1])
         if len(cells) != len(MM_COLUMNS):
             failures.append('map-mem %s row %s: %d cells, not %d: %r' %
                             (mtype, row.group(1), len(cells), len(MM_COLUMNS), cells))
             continue
-        lab = {'map_type': mtype, 'max_entries': int(row.group(1))}
         for (name, unit), cell in zip(MM_COLUMNS, cells):
             if name == 'percpu' and cell == '-':
                 continue    # not a per-CPU type: the column has no figure

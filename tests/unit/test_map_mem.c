@@ -74,6 +74,14 @@ static void test_map_types(void **state)
 		  "hash,percpu_hash,lru_hash,lru_percpu_hash,array,percpu_array,array_of_maps,hash_of_maps,lpm_trie,bloom_filter",
 		  "hash,percpu_hash,lru_hash,lru_percpu_hash,array,percpu_array,array_of_maps,hash_of_maps,lpm_trie,bloom_filter");
 	expect_ok("map-mem", "map_type", "user_ringbuf,ringbuf", "ringbuf,user_ringbuf");
+	/* Local storage types: named, or "storage" for the four; "all" leaves them out. */
+	expect_ok("map-mem", "map_type", "storage", "storage");
+	expect_ok("map-mem", "map_type", "inode_storage,task_storage,sk_storage,cgrp_storage",
+		  "storage");
+	expect_ok("map-mem", "map_type", "sk_storage,hash,task_storage", "hash,task_storage,sk_storage");
+	expect_ok("map-mem", "map_type", "storage,all", "all,storage");
+	expect_ok("map-mem", "map_type", "all,cgrp_storage", "all,cgrp_storage");
+	expect_bad("map-mem", "map_type", "storages", "unknown map type 'storages'");
 	expect_bad("map-mem", "map_type", "tree", "--map_type tree: must be all, or names joined by ',': hash, percpu_hash");
 	expect_bad("map-mem", "map_type", "hash,", "ends with ','");
 	expect_bad("map-mem", "map_type", ",hash", "(an empty or overlong name)");

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * drivers/owners: the cgroup2 mount from mountinfo text, and 100 owners of each kind made,
- * keyed by a second fd, and destroyed with no fd, thread, cgroup directory or file left.
+ * keyed by a second fd, each with an id of its own, and destroyed with no fd, thread, cgroup
+ * directory or file left.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -35,6 +36,7 @@ static int count_entries(const char *dir)
 static void make_destroy(enum mb_owner_kind kind)
 {
 	static struct mb_owner o[NR_OWNERS];
+	static unsigned long long id[NR_OWNERS];
 	int fds = count_entries("/proc/self/fd"), threads = count_entries("/proc/self/task");
 	struct mb_owner_site s;
 	char why[256], dir[PATH_MAX];
@@ -54,7 +56,13 @@ static void make_destroy(enum mb_owner_kind kind)
 		fd = mb_owner_reopen(&o[i]);
 		assert_true(fd >= 0);
 		close(fd);
+		/* Ids are distinct and not 0: a hash map keyed by them holds one entry each. */
+		assert_int_equal(mb_owner_id(&o[i], &id[i]), 0);
+		assert_true(id[i] != 0);
+		for (int j = 0; j < i; j++)
+			assert_true(id[j] != id[i]);
 	}
+	assert_non_null(mb_owner_id_name(kind));
 	if (kind == MB_OWNER_TASK)
 		assert_int_equal(count_entries("/proc/self/task"), threads + NR_OWNERS);
 	if (dir[0])

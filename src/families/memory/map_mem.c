@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +21,7 @@
 #include "util/log.h"
 #include "drivers/map_create.h"
 #include "map_mem.h"
+#include "map_mem_run.h"
 #include "maps/maps.h"
 #include "sys/meminfo.h"
 #include "mem.h"
@@ -29,62 +29,6 @@
 #include "util/numparse.h"
 #include "sys/probe.h"
 #include "core/runner.h"
-
-#define MM_MAX_SIZES	16
-/* Map sizes, and entries: the memory a bench of up to 16 sizes would charge stays bounded. */
-#define MM_MAX_ENTRIES	(1u << 26)
-/* The kernel's limits for hash keys (MAX_BPF_STACK) and for the values this bench creates. */
-#define MM_KEY_MAX	512
-#define MM_VALUE_MAX	65536
-
-struct mm_sizes {
-	uint32_t n;
-	uint32_t v[MM_MAX_SIZES];
-};
-
-struct map_mem_args {
-	uint32_t types;			/* bit i: mb_map_types[i] */
-	struct mm_sizes sizes;		/* --max_entries */
-	uint32_t nr_entries;		/* 0: fill to max_entries */
-	uint32_t key_size;
-	uint32_t value_size;
-	uint32_t map_flags;
-	uint32_t settle_ms;
-	uint32_t release_timeout_ms;
-};
-
-/* One measurement: one map type at one size. Byte figures are above the cgroup's baseline. */
-struct mm_row {
-	uint32_t max_entries, nr;
-	uint32_t rounded_from;		/* ring types: the size asked if rounded up, or 0 */
-	const char *fill_reason;	/* streaming types: why there is no fill or delete */
-	int err;			/* 0, or why the row has no figures */
-	char why[256];
-	bool memcg;			/* the cgroup figures exist */
-	char memcg_why[512];
-	uint64_t entries;		/* holding a value after the fill */
-	double created, filled, deleted_now, deleted, closed;
-	double usage_created, usage_filled, peak;
-	double percpu_created, percpu_filled;	/* growth of /proc/meminfo Percpu (system-wide) */
-	double percpu_values;		/* per-CPU value bytes asked for (computed) */
-	bool percpu_charged;		/* they are in the charge */
-	double memlock_created, memlock_filled, memlock_deleted;
-	double fill_ms, delete_ms;
-	bool fill_batched, delete_batched, can_delete;
-	bool del_waited, close_waited;
-	struct mb_memcg_wait del_wait, close_wait;
-};
-
-struct mm_state {
-	int inner_fd;			/* map-in-map: the inner map, made outside any cgroup */
-	struct mb_memcg_site site;
-	bool memcg_ok;
-	char memcg_why[512];
-	struct mb_memcg cg;		/* the current measurement's cgroup */
-	int nr_failed, nr_rows;
-	int first_err;
-	char first_why[300];
-};
 
 /* ---- options ---- */
 
@@ -102,20 +46,42 @@ static uint32_t all_types(void)
 	return (uint32_t)((1ULL << nr_types()) - 1);
 }
 
+/* The local storage types' bits: named, or "storage"; "all" leaves them out (README.md). */
+static uint32_t storage_types(void)
+{
+	uint32_t mask = 0;
+
+	for (int i = 0; mb_storage_map_types[i].name; i++)
+		mask |= mm_storage_bit(&mb_storage_map_types[i]);
+	return mask;
+}
+
+/* The bits of one name of --map_type: "all", "storage" or a map type; 0 for none. */
+static uint32_t type_bits(const char *name)
+{
+	const struct mb_map_type_info *t;
+
+	if (!strcmp(name, "all"))
+		return all_types();
+	if (!strcmp(name, "storage"))
+		return storage_types();
+	t = mb_map_type_by_name(name);
+	if (t)
+		return 1u << (t - mb_map_types);
+	t = mb_storage_type_by_name(name);
+	return t ? mm_storage_bit(t) : 0;
+}
+
 static int parse_types(const char *arg, void *field, const char **why)
 {
 	static char msg[512];
 	uint32_t mask = 0;
 	const char *p = arg;
 
-	if (!strcmp(arg, "all")) {
-		*(uint32_t *)field = all_types();
-		return 0;
-	}
 	while (*p) {
 		size_t len = strcspn(p, ",");
 		char name[32];
-		const struct mb_map_type_info *t;
+		uint32_t bits;
 
 		if (!len || len >= sizeof(name)) {
 			*why = "an empty or overlong name";
@@ -123,13 +89,13 @@ static int parse_types(const char *arg, void *field, const char **why)
 		}
 		memcpy(name, p, len);
 		name[len] = '\0';
-		t = mb_map_type_by_name(name);
-		if (!t) {
+		bits = type_bits(name);
+		if (!bits) {
 			snprintf(msg, sizeof(msg), "unknown map type '%s'", name);
 			*why = msg;
 			return -EINVAL;
 		}
-		mask |= 1u << (t - mb_map_types);
+		mask |= bits;
 		p += len;
 		if (*p && !*++p) {
 			*why = "ends with ','";
@@ -144,20 +110,33 @@ static int parse_types(const char *arg, void *field, const char **why)
 	return 0;
 }
 
+/* Names of @mask in @list's order, after @n bytes of @buf; "all"/"storage" for the whole list. */
+static size_t format_list(uint32_t mask, const struct mb_map_type_info *list, uint32_t whole,
+			  const char *word, char *buf, size_t n, size_t len)
+{
+	if (!mask)
+		return n;
+	if (mask == whole)
+		return n + (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", word);
+	for (int i = 0; list[i].name && n < len; i++) {
+		uint32_t bit = list == mb_map_types ? 1u << i : mm_storage_bit(&list[i]);
+
+		if (mask & bit)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", list[i].name);
+	}
+	return n;
+}
+
 static void format_types(const void *field, char *buf, size_t len)
 {
 	uint32_t mask = *(const uint32_t *)field;
-	size_t n = 0;
+	size_t n;
 
 	buf[0] = '\0';
-	if (mask == all_types()) {
-		snprintf(buf, len, "all");
-		return;
-	}
-	for (int i = 0; mb_map_types[i].name && n < len; i++)
-		if (mask & (1u << i))
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "",
-					      mb_map_types[i].name);
+	n = format_list(mask & all_types(), mb_map_types, all_types(), "all", buf, 0, len);
+	if (n < len)
+		format_list(mask & storage_types(), mb_storage_map_types, storage_types(), "storage",
+			    buf, n, len);
 }
 
 static int parse_sizes(const char *arg, void *field, const char **why)
@@ -211,12 +190,12 @@ static void format_sizes(const void *field, char *buf, size_t len)
 
 static const struct mb_opt map_mem_opts[] = {
 	MB_OPT_CUSTOM_DEF("map_type", struct map_mem_args, types, "all", parse_types, format_types,
-			  "all, or names joined by ',': hash, percpu_hash, lru_hash, lru_percpu_hash, array, percpu_array, array_of_maps, hash_of_maps, lpm_trie, bloom_filter, ringbuf, user_ringbuf, perf_event_array",
-			  "TYPES", "map types to measure"),
+			  "all, or names joined by ',': hash, percpu_hash, lru_hash, lru_percpu_hash, array, percpu_array, array_of_maps, hash_of_maps, lpm_trie, bloom_filter, ringbuf, user_ringbuf, perf_event_array, task_storage, sk_storage, cgrp_storage, inode_storage, storage",
+			  "TYPES", "map types to measure; storage: the four local storage types, per owner beside a hash keyed by owner id (all leaves them out)"),
 	MB_OPT_CUSTOM_DEF("max_entries", struct map_mem_args, sizes, "10000", parse_sizes,
 			  format_sizes, "1..67108864; up to 16 sizes joined by ',' (a sweep)",
 			  "N[,N...]",
-			  "map sizes; ringbuf, user_ringbuf: bytes, a power of two multiple of the page size (with --map_type all or the default size, others are rounded up to one)"),
+			  "map sizes; ringbuf, user_ringbuf: bytes, a power of two multiple of the page size (with --map_type all or the default size, others are rounded up to one); storage types: owners (threads, sockets, cgroups, files), each with one value"),
 	/* 0 is valid here: every map filled to its own max_entries. */
 	MB_OPT_NR_ENTRIES(struct map_mem_args, nr_entries, "0", 0, MM_MAX_ENTRIES,
 			  "entries to insert; 0: fill every map to its max_entries"),
@@ -319,7 +298,7 @@ static int check_type(struct mb_run *run, const struct mb_map_type_info *t, bool
 static int map_mem_validate(struct mb_run *run)
 {
 	const struct map_mem_args *a = run->args;
-	bool strict = mb_run_opt_given(run, "map_type") && a->types != all_types();
+	bool strict = mb_run_opt_given(run, "map_type") && (a->types & all_types()) != all_types();
 	uint32_t smallest = UINT32_MAX, largest = 0, taken = 0;
 	char flags[128];
 	int err;
@@ -350,6 +329,18 @@ static int map_mem_validate(struct mb_run *run)
 					    a->key_size, t->name, a->key_size,
 					    1ULL << (8 * a->key_size), nr_to_insert(a, largest));
 	}
+	/* Storage types are always named: the options must suit them. */
+	for (int i = 0; mb_storage_map_types[i].name; i++) {
+		const struct mb_map_type_info *t = &mb_storage_map_types[i];
+
+		if (!(a->types & mm_storage_bit(t)))
+			continue;
+		err = check_type(run, t, true);
+		err = err ? err : mm_storage_validate(run, t);
+		if (err)
+			return err;
+		taken |= a->map_flags & ~refused_flags(t, a->map_flags);
+	}
 	if (a->map_flags & ~taken) {
 		char given[64], note[256];
 
@@ -362,83 +353,7 @@ static int map_mem_validate(struct mb_run *run)
 	return 0;
 }
 
-/* ---- progress on a terminal ---- */
-
-/*
- * The phase now running (creating, filling, ...), as a status line on stderr when it is a
- * terminal and -q is not given: a 1M-entry fill or delete takes many seconds. The fill, delete
- * and count loops call the stop callback once per chunk of entries, which redraws it. Never in
- * the stdout document.
- */
-static struct {
-	bool on;
-	char what[128];
-	uint32_t nr, chunk, calls;
-	uint64_t t0, drawn;
-} prog;
-
-static void phase_draw(void)
-{
-	double s = (double)(mb_now_ns() - prog.t0) / 1e9;
-	uint64_t done = (uint64_t)prog.calls * prog.chunk;
-	char line[256];
-
-	if (prog.nr)
-		snprintf(line, sizeof(line), "%s: %.0f %% of %u, %.1f s", prog.what,
-			 100.0 * (double)(done < prog.nr ? done : prog.nr) / prog.nr, prog.nr, s);
-	else
-		snprintf(line, sizeof(line), "%s, %.1f s", prog.what, s);
-	prog.drawn = mb_now_ns();
-	mb_log_status(line);
-}
-
-/* A phase starts: @nr entries in chunks of @chunk (0: no count to show). */
-static void phase(uint32_t nr, uint32_t chunk, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!prog.on)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(prog.what, sizeof(prog.what), fmt, ap);
-	va_end(ap);
-	prog.nr = nr;
-	prog.chunk = chunk;
-	prog.calls = 0;
-	prog.t0 = mb_now_ns();
-	phase_draw();
-}
-
-/* The stop callback of the loops: redraw at most 5 times a second. */
-static bool phase_tick(void)
-{
-	if (prog.on) {
-		prog.calls++;
-		if (mb_now_ns() - prog.drawn > 200000000ULL)
-			phase_draw();
-	}
-	return mb_interrupted();
-}
-
-/* The same as the stop callback of a fill, an empty or a walk. */
-static bool phase_stop(void *ctx)
-{
-	(void)ctx;
-	return phase_tick();
-}
-
-static void phase_clear(void)
-{
-	if (prog.on)
-		mb_log_status(NULL);
-}
-
 /* ---- one measurement ---- */
-
-static double delta(uint64_t now, uint64_t base)
-{
-	return (double)now - (double)base;
-}
 
 /*
  * Per-CPU memory in use system-wide (/proc/meminfo "Percpu": populated pages of every CPU).
@@ -454,90 +369,14 @@ static double percpu_now(void)
 	return mb_meminfo_get("Percpu", &v) ? NAN : (double)v;
 }
 
-static double memlock_of(int fd)
-{
-	uint64_t v;
-
-	return mb_map_memlock(fd, &v) ? NAN : (double)v;
-}
-
-static void row_fail(struct mm_state *st, struct mm_row *r, int err, const char *what)
-{
-	char why[256];
-
-	if (err == -EINTR) {
-		r->err = err;
-		snprintf(r->why, sizeof(r->why), "interrupted");
-		return;
-	}
-	if (err == -MB_ENOTSUPP)	/* strerror does not know it */
-		snprintf(why, sizeof(why), "%s: this map type does not support the operation (ENOTSUPP)",
-			 what);
-	else
-		mb_explain_map_create(err, what, why, sizeof(why));
-	r->err = err;
-	snprintf(r->why, sizeof(r->why), "%s", why);
-	if (!st->first_err) {
-		st->first_err = err;
-		snprintf(st->first_why, sizeof(st->first_why), "%s", why);
-	}
-	st->nr_failed++;
-}
-
-static bool read_charged(struct mm_state *st, struct mm_row *r, struct mb_memcg_usage *u)
-{
-	return r->memcg && !mb_memcg_read(&st->cg, u);
-}
-
-static void wait_release(struct mb_run *run, struct mm_state *st, uint64_t target,
-			 struct mb_memcg_wait *w, bool *waited)
-{
-	const struct map_mem_args *a = run->args;
-
-	*waited = a->release_timeout_ms > 0;
-	if (mb_memcg_wait_release(&st->cg, target, a->release_timeout_ms ? a->settle_ms : 0,
-				  a->release_timeout_ms, phase_tick, w))
-		memset(w, 0, sizeof(*w));
-}
-
-/* An empty row, and its fresh cgroup joined: the charge's slack, @base its first reading. */
-static uint64_t row_begin(struct mm_state *st, uint32_t max_entries, uint32_t nr,
-			  struct mm_row *r, struct mb_memcg_usage *base)
-{
-	uint64_t slack = 0;
-
-	memset(r, 0, sizeof(*r));
-	r->max_entries = max_entries;
-	r->nr = nr;
-	r->created = r->filled = r->deleted_now = r->deleted = r->closed = NAN;
-	r->usage_created = r->usage_filled = r->peak = NAN;
-	r->memlock_created = r->memlock_filled = r->memlock_deleted = NAN;
-	r->fill_ms = r->delete_ms = NAN;
-	r->percpu_created = r->percpu_filled = r->percpu_values = NAN;
-	st->nr_rows++;
-	/* A fresh cgroup, joined before the map exists: the map is charged where it is made. */
-	if (st->memcg_ok) {
-		r->memcg = !mb_memcg_enter(&st->site, &st->cg, r->memcg_why, sizeof(r->memcg_why));
-		if (r->memcg && mb_memcg_read(&st->cg, base)) {
-			snprintf(r->memcg_why, sizeof(r->memcg_why),
-				 "cannot read the files of the row's memory cgroup");
-			r->memcg = false;
-		}
-		slack = mb_memcg_slack(&st->cg);
-	} else {
-		snprintf(r->memcg_why, sizeof(r->memcg_why), "%s", st->memcg_why);
-	}
-	return slack;
-}
-
 /* Entries holding a value after the fill, and the per-CPU values they have. */
 static void count_entries(struct mm_layout *l, int fd, uint32_t max_entries, struct mm_row *r)
 {
 	/* Every array slot holds a value; an LRU map may have evicted some entries. */
-	phase(0, 0, "map-mem: %s, %u entries: counting", l->t->name, max_entries);
+	mm_phase(0, 0, "map-mem: %s, %u entries: counting", l->t->name, max_entries);
 	if (l->t->array && !l->t->map_in_map)
 		r->entries = max_entries;
-	else if (l->t->lru && mm_count(l, fd, &r->entries, phase_stop))
+	else if (l->t->lru && mm_count(l, fd, &r->entries, mm_phase_stop))
 		r->entries = r->nr;
 	else if (!l->t->lru)
 		r->entries = r->nr;
@@ -556,8 +395,8 @@ static void measure_delete(struct mb_run *run, struct mm_state *st, struct mm_la
 	uint64_t t0;
 	int err;
 
-	phase(r->nr, l->e.chunk, "map-mem: %s, %u entries: deleting", l->t->name, max_entries);
-	f = mm_request(l, fd, r->nr, phase_stop);
+	mm_phase(r->nr, l->e.chunk, "map-mem: %s, %u entries: deleting", l->t->name, max_entries);
+	f = mm_request(l, fd, r->nr, mm_phase_stop);
 	t0 = mb_now_ns();
 	err = mb_map_empty(&f, &res);
 	r->delete_ms = (double)(mb_now_ns() - t0) / 1e6;
@@ -569,17 +408,18 @@ static void measure_delete(struct mb_run *run, struct mm_state *st, struct mm_la
 	if (!r->can_delete) {
 		r->delete_ms = NAN;
 	} else if (err) {
-		row_fail(st, r, err, "deleting every entry");
+		mm_row_fail(st, r, err, "deleting every entry");
 	} else {
-		r->memlock_deleted = memlock_of(fd);
-		if (read_charged(st, r, &u)) {
-			r->deleted_now = delta(u.charged, base->charged);
+		r->memlock_deleted = mm_memlock_of(fd);
+		if (mm_read_charged(st, r, &u)) {
+			r->deleted_now = mm_delta(u.charged, base->charged);
 			/* Deleted elements come back late (RCU); at best to the created size. */
-			phase(0, 0, "map-mem: %s, %u entries: waiting for the deleted entries' release",
-			      l->t->name, max_entries);
-			wait_release(run, st, base->charged + (uint64_t)fmax(r->created, 0) + slack,
-				     &r->del_wait, &r->del_waited);
-			r->deleted = delta(r->del_wait.end_bytes, base->charged);
+			mm_phase(0, 0, "map-mem: %s, %u entries: waiting for the deleted entries' release",
+				 l->t->name, max_entries);
+			mm_wait_release(run, st,
+					base->charged + (uint64_t)fmax(r->created, 0) + slack,
+					&r->del_wait, &r->del_waited);
+			r->deleted = mm_delta(r->del_wait.end_bytes, base->charged);
 		}
 	}
 }
@@ -588,47 +428,48 @@ static void measure(struct mb_run *run, struct mm_state *st, struct mm_layout *l
 		    uint32_t max_entries, struct mm_row *r)
 {
 	struct mb_memcg_usage base = {}, u;
-	uint64_t t0, slack = row_begin(st, max_entries, nr_to_insert(run->args, max_entries), r,
-				       &base);
+	uint64_t t0, slack = mm_row_begin(st, max_entries, nr_to_insert(run->args, max_entries), r,
+					  &base);
 	struct mb_fill_result res;
 	struct mb_fill f;
 	double percpu0;
 	int fd, err;
 
 	percpu0 = percpu_now();
-	phase(0, 0, "map-mem: %s, %u entries: creating", l->t->name, max_entries);
+	mm_phase(0, 0, "map-mem: %s, %u entries: creating", l->t->name, max_entries);
 	fd = mm_create(l, max_entries);
 	if (fd < 0) {
-		row_fail(st, r, fd, "creating the map");
+		mm_row_fail(st, r, fd, "creating the map");
 		goto out;
 	}
-	r->memlock_created = memlock_of(fd);
+	r->memlock_created = mm_memlock_of(fd);
 	r->percpu_created = percpu_now() - percpu0;
-	if (read_charged(st, r, &u)) {
-		r->created = delta(u.charged, base.charged);
-		r->usage_created = delta(u.usage, base.usage);
+	if (mm_read_charged(st, r, &u)) {
+		r->created = mm_delta(u.charged, base.charged);
+		r->usage_created = mm_delta(u.usage, base.usage);
 	}
 	/* A streaming map is allocated whole at creation; only BPF or a producer writes it. */
 	r->fill_reason = mm_fill_reason(l->t);
 	if (r->fill_reason)
 		goto close;
 
-	phase(r->nr, l->e.chunk, "map-mem: %s, %u entries: filling", l->t->name, max_entries);
-	f = mm_request(l, fd, r->nr, phase_stop);
+	mm_phase(r->nr, l->e.chunk, "map-mem: %s, %u entries: filling", l->t->name, max_entries);
+	f = mm_request(l, fd, r->nr, mm_phase_stop);
 	t0 = mb_now_ns();
 	err = mb_map_fill(&f, &res);
 	r->fill_batched = res.method == MB_FILL_BATCH;
 	r->fill_ms = (double)(mb_now_ns() - t0) / 1e6;
 	if (err) {
-		row_fail(st, r, err, "filling the map");
+		mm_row_fail(st, r, err, "filling the map");
 		goto close;
 	}
-	r->memlock_filled = memlock_of(fd);
+	r->memlock_filled = mm_memlock_of(fd);
 	r->percpu_filled = percpu_now() - percpu0;
-	if (read_charged(st, r, &u)) {
-		r->filled = delta(u.charged, base.charged);
-		r->usage_filled = delta(u.usage, base.usage);
-		r->peak = delta(st->cg.kmem ? u.kmem_peak : u.peak, st->cg.kmem ? base.kmem : base.usage);
+	if (mm_read_charged(st, r, &u)) {
+		r->filled = mm_delta(u.charged, base.charged);
+		r->usage_filled = mm_delta(u.usage, base.usage);
+		r->peak = mm_delta(st->cg.kmem ? u.kmem_peak : u.peak,
+				   st->cg.kmem ? base.kmem : base.usage);
 	}
 	count_entries(l, fd, max_entries, r);
 	if (mb_interrupted())
@@ -639,104 +480,17 @@ close:
 	close(fd);
 	if (!r->err && r->memcg && !mb_interrupted()) {
 		/* The map itself is freed later still, from a workqueue after RCU. */
-		phase(0, 0, "map-mem: %s, %u entries: waiting for the closed map's release",
-		      l->t->name, max_entries);
-		wait_release(run, st, base.charged + slack, &r->close_wait, &r->close_waited);
-		r->closed = delta(r->close_wait.end_bytes, base.charged);
+		mm_phase(0, 0, "map-mem: %s, %u entries: waiting for the closed map's release",
+			 l->t->name, max_entries);
+		mm_wait_release(run, st, base.charged + slack, &r->close_wait, &r->close_waited);
+		r->closed = mm_delta(r->close_wait.end_bytes, base.charged);
 	}
 out:
-	phase_clear();
-	if (st->cg.created) {
-		err = mb_memcg_leave(&st->cg);
-		if (err)
-			mb_run_warn(run, "cannot remove the memory cgroup %s: %s", st->cg.path,
-				    strerror(-err));
-	}
+	mm_phase_clear();
+	mm_row_end(run, st);
 }
 
 /* ---- output ---- */
-
-static struct mb_json *num_or_null(double v)
-{
-	return isnan(v) ? mb_json_null() : mb_json_number(v);
-}
-
-static struct mb_json *wait_json(const struct mb_memcg_wait *w, bool waited)
-{
-	struct mb_json *o;
-
-	if (!waited)
-		return mb_json_null();
-	o = mb_json_object();
-	mb_json_set_num(o, "release_ms", (double)w->release_ms);
-	mb_json_set_num(o, "waited_ms", (double)w->waited_ms);
-	mb_json_set_bool(o, "reached", w->reached);
-	mb_json_set_bool(o, "settled", w->settled);
-	mb_json_set_bool(o, "interrupted", w->interrupted);
-	return o;
-}
-
-/* A streaming map's row: nothing inserted, memlock compared with the charge at creation. */
-static void stream_row_json(struct mb_json *o, const struct mm_row *r)
-{
-	mb_json_set(o, "nr_entries", mb_json_null());
-	mb_json_set(o, "entries", mb_json_null());
-	mb_json_set(o, "compared_bytes", num_or_null(r->created));
-	mb_json_set(o, "memlock_error", num_or_null(r->created > 0 ?
-		    (r->memlock_created - r->created) / r->created : NAN));
-	mb_json_set_str(o, "fill_reason", r->fill_reason);
-	mb_json_set(o, "rounded_from", r->rounded_from ? mb_json_number(r->rounded_from) :
-		    mb_json_null());
-}
-
-static struct mb_json *row_json(const struct mm_row *r)
-{
-	struct mb_json *o = mb_json_object();
-	double e = (double)r->entries;
-	/* memlock counts per-CPU values; where the charge leaves them out, they are added. */
-	double compared = r->filled + (isnan(r->percpu_values) || r->percpu_charged ? 0 :
-				       r->percpu_values);
-
-	mb_json_set_num(o, "max_entries", r->max_entries);
-	mb_json_set_num(o, "nr_entries", r->nr);
-	mb_json_set_str(o, "error", r->err ? r->why : NULL);
-	mb_json_set_num(o, "entries", e);
-	mb_json_set(o, "memcg_reason", r->memcg ? mb_json_null() : mb_json_string(r->memcg_why));
-	mb_json_set(o, "created_bytes", num_or_null(r->created));
-	mb_json_set(o, "filled_bytes", num_or_null(r->filled));
-	mb_json_set(o, "bytes_per_entry", num_or_null(e > 0 ? r->filled / e : NAN));
-	mb_json_set(o, "added_bytes_per_entry",
-		    num_or_null(e > 0 ? (r->filled - r->created) / e : NAN));
-	mb_json_set(o, "peak_bytes", num_or_null(r->peak));
-	mb_json_set(o, "percpu_created_bytes", num_or_null(r->percpu_created));
-	mb_json_set(o, "percpu_filled_bytes", num_or_null(r->percpu_filled));
-	mb_json_set(o, "usage_created_bytes", num_or_null(r->usage_created));
-	mb_json_set(o, "usage_filled_bytes", num_or_null(r->usage_filled));
-	mb_json_set(o, "memlock_created_bytes", num_or_null(r->memlock_created));
-	mb_json_set(o, "memlock_filled_bytes", num_or_null(r->memlock_filled));
-	mb_json_set(o, "memlock_deleted_bytes", num_or_null(r->memlock_deleted));
-	mb_json_set(o, "percpu_values_bytes", num_or_null(r->percpu_values));
-	mb_json_set(o, "compared_bytes", num_or_null(compared));
-	mb_json_set(o, "memlock_error", num_or_null(compared > 0 ?
-		    (r->memlock_filled - compared) / compared : NAN));
-	mb_json_set_bool(o, "can_delete", r->can_delete);
-	mb_json_set(o, "deleted_immediate_bytes", num_or_null(r->deleted_now));
-	mb_json_set(o, "deleted_bytes", num_or_null(r->deleted));
-	mb_json_set(o, "delete_release", wait_json(&r->del_wait, r->del_waited && r->memcg &&
-						   r->can_delete && !isnan(r->deleted)));
-	mb_json_set(o, "closed_bytes", num_or_null(r->closed));
-	mb_json_set(o, "close_release", wait_json(&r->close_wait, r->close_waited &&
-						  !isnan(r->closed)));
-	mb_json_set(o, "fill_ms", num_or_null(r->fill_ms));
-	mb_json_set(o, "delete_ms", num_or_null(r->delete_ms));
-	mb_json_set_str(o, "fill_method", r->err && isnan(r->fill_ms) ? NULL :
-				r->fill_batched ? "batch" : "single");
-	if (r->fill_reason) {
-		mb_json_set(o, "fill_method", mb_json_null());
-		stream_row_json(o, r);
-	}
-	return o;
-}
 
 static struct mb_json *type_json(const struct mm_layout *l)
 {
@@ -764,13 +518,14 @@ static int map_mem_setup(struct mb_run *run)
 	struct mm_state *st = calloc(1, sizeof(*st));
 	struct mb_json *mc;
 	bool inner = false;
+	int err;
 
 	if (!st)
 		return -ENOMEM;
 	run->priv = st;
 	run->runner = "syscall";
 	st->inner_fd = -1;
-	prog.on = isatty(STDERR_FILENO) && !mb_log_quiet();
+	mm_phase_init();
 	for (int i = 0; mb_map_types[i].name; i++)
 		inner |= (a->types & (1u << i)) && mb_map_types[i].map_in_map;
 	/* Made before any measurement's cgroup exists, so no row is charged for it. */
@@ -784,6 +539,9 @@ static int map_mem_setup(struct mb_run *run)
 		if (st->inner_fd < 0)
 			return st->inner_fd;
 	}
+	err = mm_storage_setup(run, st);
+	if (err)
+		return err;
 	st->memcg_ok = !mb_memcg_detect_self(&st->site, st->memcg_why, sizeof(st->memcg_why));
 	/* A trial cgroup: whether one can be made and joined is checked once, up front. */
 	if (st->memcg_ok && mb_memcg_enter(&st->site, &st->cg, st->memcg_why,
@@ -836,7 +594,7 @@ static int measure_type(struct mb_run *run, struct mm_state *st,
 
 			measure(run, st, &l, size, &r);
 			r.rounded_from = size != asked ? asked : 0;
-			row = row_json(&r);
+			row = mm_row_json(&r);
 			mb_run_partial(run, &(struct mm_news){ .kind = MM_NEWS_ROW, .row = row,
 							       .percpu = t->percpu });
 			mb_json_append(rows, row);
@@ -862,6 +620,13 @@ static int map_mem_run_once(struct mb_run *run)
 		if (err)
 			return err;
 	}
+	for (int i = 0; mb_storage_map_types[i].name && !mb_interrupted(); i++) {
+		if (!(a->types & mm_storage_bit(&mb_storage_map_types[i])))
+			continue;
+		err = mm_storage_measure_type(run, st, &mb_storage_map_types[i], footprint);
+		if (err)
+			return err;
+	}
 	mb_run_partial(run, &(struct mm_news){ .kind = MM_NEWS_LEGEND });
 	if (st->nr_failed)
 		return mb_run_fail(run, st->first_err, "%d of %d measurements failed; the first: %s",
@@ -879,6 +644,7 @@ static void map_mem_teardown(struct mb_run *run)
 		mb_run_warn(run, "cannot remove the memory cgroup %s", st->cg.path);
 	if (st->inner_fd >= 0)
 		close(st->inner_fd);
+	mm_storage_teardown(st);
 	free(st);
 	run->priv = NULL;
 }

@@ -76,6 +76,9 @@ int mm_count(struct mm_layout *l, int fd, uint64_t *n, bool (*stop)(void *ctx));
 
 extern const struct mb_text_style mm_text;
 
+/* The label of the row beside a storage row: a hash map keyed by the owners' ids. */
+#define MM_HASH_ROW	"hash (by owner id)"
+
 /*
  * The same tables live, while map-mem measures: it passes one of these to mb_run_partial()
  * for a type's header, then "skipped" or its rows one by one, then its note; the legend at
@@ -85,7 +88,7 @@ enum mm_news_kind { MM_NEWS_HEADER, MM_NEWS_SKIPPED, MM_NEWS_ROW, MM_NEWS_NOTE, 
 
 struct mm_news {
 	enum mm_news_kind kind;
-	const char *type;		/* header, note: the map type */
+	const char *type;		/* header, row, note: the map type */
 	const struct mb_json *tj;	/* header, note: the type's footprint object */
 	const char *why;		/* skipped */
 	const struct mb_json *row;	/* row */

@@ -73,10 +73,18 @@ static void mm_print_header(FILE *f, const char *type, const struct mb_json *tj,
 			    const struct mb_json *extra)
 {
 	const struct mb_json *mc = mb_json_get(extra, "memcg");
+	const struct mb_json *sj = mb_json_get(tj, "storage");
+	bool storage = mb_json_is(sj, MB_JSON_OBJECT);
 
 	fprintf(f, "\nmap-mem: %s, key %.0f B, value %.0f B%s, flags %s; ", type,
 		num(tj, "key_size"), num(tj, "value_size"), flag(tj, "percpu") ? " per CPU" : "",
 		mb_json_str(mb_json_get(tj, "map_flags"), "?"));
+	if (storage)
+		fprintf(f, "owners: %ss; hash (by owner id): key %.0f B (%s), flags %s; ",
+			mb_json_str(mb_json_get(sj, "owner_kind"), "?"),
+			num(mb_json_get(sj, "hash"), "key_size"),
+			mb_json_str(mb_json_get(mb_json_get(sj, "hash"), "key"), "?"),
+			mb_json_str(mb_json_get(mb_json_get(sj, "hash"), "map_flags"), "?"));
 	if (flag(mc, "available"))
 		fprintf(f, "charged = %s of a fresh cgroup %s per row\n",
 			mb_json_str(mb_json_get(mc, "charged_file"), "?"),
@@ -84,8 +92,12 @@ static void mm_print_header(FILE *f, const char *type, const struct mb_json *tj,
 	else
 		fprintf(f, "memory cgroup unavailable (%s): memlock only\n",
 			mb_json_str(mb_json_get(mc, "reason"), "?"));
-	fprintf(f, "%11s %9s %11s %11s %11s %9s %11s %10s %11s %-12s %11s %-12s %8s %8s\n",
-		"max_entries", "entries", "created", "filled", "percpu", "B/entry", "memlock",
+	if (storage)
+		fprintf(f, "%11s %-18s ", "owners", "map");
+	else
+		fprintf(f, "%11s ", "max_entries");
+	fprintf(f, "%9s %11s %11s %11s %9s %11s %10s %11s %-12s %11s %-12s %8s %8s\n",
+		"entries", "created", "filled", "percpu", "B/entry", "memlock",
 		"vs charged", "deleted", "(released)", "closed", "(released)", "fill", "delete");
 }
 
@@ -104,8 +116,9 @@ static void stream_cols(const struct mb_json *row, char *ent, char *fl, char *ml
 	snprintf(dt, len, "n/a");
 }
 
-static void mm_print_row(FILE *f, const struct mb_json *row, bool percpu,
-			 const struct mb_json *extra)
+/* One table row after @lead (its size, and for storage tables which map). */
+static void print_row(FILE *f, const char *lead, const struct mb_json *row, bool percpu,
+		      const struct mb_json *extra)
 {
 	char c[32], fl[32], ml[32], del[32], dw[40], cl[32], cw[40], bpe[32], err[32], pc[32];
 	char ft[32], dt[32], ent[32];
@@ -115,8 +128,7 @@ static void mm_print_row(FILE *f, const struct mb_json *row, bool percpu,
 	double memlock_err = num(row, "memlock_error");
 
 	if (mb_json_str(mb_json_get(row, "error"), NULL)) {
-		fprintf(f, "%11.0f error: %s\n", num(row, "max_entries"),
-			mb_json_str(mb_json_get(row, "error"), ""));
+		fprintf(f, "%s error: %s\n", lead, mb_json_str(mb_json_get(row, "error"), ""));
 		return;
 	}
 	mem_format_bytes(num(row, "created_bytes"), c, sizeof(c));
@@ -151,8 +163,33 @@ static void mm_print_row(FILE *f, const struct mb_json *row, bool percpu,
 	snprintf(ent, sizeof(ent), "%.0f", entries);
 	if (mb_json_str(mb_json_get(row, "fill_reason"), NULL))
 		stream_cols(row, ent, fl, ml, del, ft, dt, sizeof(ent));
-	fprintf(f, "%11.0f %9s %11s %11s %11s %9s %11s %10s %11s %-12s %11s %-12s %8s %8s\n",
-		num(row, "max_entries"), ent, c, fl, pc, bpe, ml, err, del, dw, cl, cw, ft, dt);
+	fprintf(f, "%s %9s %11s %11s %11s %9s %11s %10s %11s %-12s %11s %-12s %8s %8s\n",
+		lead, ent, c, fl, pc, bpe, ml, err, del, dw, cl, cw, ft, dt);
+}
+
+/* A storage table's rows of one size: the storage map's, then the hash's beside it. */
+static void print_storage_rows(FILE *f, const char *type, const struct mb_json *row,
+			       const struct mb_json *extra)
+{
+	char lead[64];
+
+	snprintf(lead, sizeof(lead), "%11.0f %-18s", num(row, "owners"), type);
+	print_row(f, lead, row, false, extra);
+	snprintf(lead, sizeof(lead), "%11.0f %-18s", num(row, "owners"), MM_HASH_ROW);
+	print_row(f, lead, mb_json_get(row, "hash"), false, extra);
+}
+
+static void mm_print_row(FILE *f, const char *type, const struct mb_json *row, bool percpu,
+			 const struct mb_json *extra)
+{
+	char lead[32];
+
+	if (mb_json_is(mb_json_get(row, "hash"), MB_JSON_OBJECT)) {
+		print_storage_rows(f, type, row, extra);
+		return;
+	}
+	snprintf(lead, sizeof(lead), "%11.0f", num(row, "max_entries"));
+	print_row(f, lead, row, percpu, extra);
 }
 
 /* Ring sizes rounded up from the sizes asked, as " (sizes rounded up ...: 10000 -> 16384)". */
@@ -184,10 +221,53 @@ static void print_stream_note(FILE *f, const char *type, const struct mb_json *t
 		"note:", type);
 }
 
+/* The owners' own charge per size, measured apart: "1000 threads 27.0 MiB (27.6 KiB each)". */
+static void print_owner_costs(FILE *f, const char *kind, const struct mb_json *rows)
+{
+	for (size_t i = 0; i < mb_json_len(rows); i++) {
+		const struct mb_json *r = mb_json_at(rows, i);
+		char all[32], each[32];
+
+		mem_format_bytes(num(r, "owners_bytes"), all, sizeof(all));
+		mem_format_bytes(num(r, "owner_bytes_each"), each, sizeof(each));
+		if (isnan(num(r, "owners_bytes")))
+			fprintf(f, "%s%.0f %ss: not measured", i ? ", " : "", num(r, "owners"), kind);
+		else
+			fprintf(f, "%s%.0f %ss %s (%s each)", i ? ", " : "", num(r, "owners"), kind,
+				all, each);
+	}
+}
+
+/* What a storage table's rows are: owners, not entries, and the hash beside them. */
+static void print_storage_note(FILE *f, const char *type, const struct mb_json *tj)
+{
+	const struct mb_json *sj = mb_json_get(tj, "storage"), *hj = mb_json_get(sj, "hash");
+	const char *kind = mb_json_str(mb_json_get(sj, "owner_kind"), "?");
+
+	fprintf(f, "%11s %s: a storage map has no capacity: made with max_entries 0 and no_prealloc, it holds one value per owner; owners: %ss made for each row (at most %.0f here: %s), keyed by %s; each owner's value is made by one update, read back, then deleted one by one; B/entry: bytes per owner\n",
+		"note:", type, kind, num(sj, "max_owners"),
+		mb_json_str(mb_json_get(sj, "max_owners_why"), "?"),
+		mb_json_str(mb_json_get(sj, "key"), "?"));
+	fprintf(f, "%11s the owners are made in a cgroup of their own before the map's, so what they cost themselves is in no figure here (", "note:");
+	print_owner_costs(f, kind, mb_json_get(tj, "rows"));
+	fprintf(f, "); the storage is charged to the map's cgroup (its creator's), not to the owners'\n");
+	fprintf(f, "%11s %s: a hash map of %.0f-byte keys (the %s), the same value size, max_entries = owners, flags %s (%s), filled, read back and emptied the same way, in a cgroup of its own; memlock of a storage map counts the map and its buckets, not the values\n",
+		"note:", MM_HASH_ROW, num(hj, "key_size"), mb_json_str(mb_json_get(hj, "key"), "?"),
+		mb_json_str(mb_json_get(hj, "map_flags"), "?"),
+		flag(hj, "preallocated") ? "preallocated: every entry is charged at creation" :
+					   "entries charged as they are inserted");
+}
+
 /* What the charge of this type's rows holds and leaves out, after its rows. */
 static void mm_print_note(FILE *f, const char *type, const struct mb_json *tj)
 {
 	const struct mb_json *charged = mb_json_get(tj, "percpu_values_charged");
+
+	if (mb_json_is(mb_json_get(tj, "storage"), MB_JSON_OBJECT) &&
+	    !mb_json_str(mb_json_get(tj, "skipped"), NULL)) {
+		print_storage_note(f, type, tj);
+		return;
+	}
 
 	if (mb_json_str(mb_json_get(tj, "stream"), NULL) &&
 	    !mb_json_str(mb_json_get(tj, "skipped"), NULL)) {
@@ -228,7 +308,8 @@ static void map_mem_result(FILE *f, const struct mb_run *run)
 		if (mb_json_str(mb_json_get(tj, "skipped"), NULL))
 			print_skipped(f, mb_json_str(mb_json_get(tj, "skipped"), ""));
 		for (size_t r = 0; r < mb_json_len(rows); r++)
-			mm_print_row(f, mb_json_at(rows, r), flag(tj, "percpu"), run->extra);
+			mm_print_row(f, mb_json_key_at(fp, i), mb_json_at(rows, r),
+				     flag(tj, "percpu"), run->extra);
 		mm_print_note(f, mb_json_key_at(fp, i), tj);
 	}
 	mm_print_legend(f);
@@ -247,7 +328,7 @@ static void map_mem_partial(FILE *f, const struct mb_run *run, const void *what)
 		print_skipped(f, n->why);
 		break;
 	case MM_NEWS_ROW:
-		mm_print_row(f, n->row, n->percpu, run->extra);
+		mm_print_row(f, n->type, n->row, n->percpu, run->extra);
 		break;
 	case MM_NEWS_NOTE:
 		mm_print_note(f, n->type, n->tj);
@@ -258,15 +339,23 @@ static void map_mem_partial(FILE *f, const struct mb_run *run, const void *what)
 	}
 }
 
-/* Figure @name of a row in @unit, the row's @key; labelled with the map type and size. */
-static struct mb_json *row_figure(struct mb_json *figs, const char *type,
-				  const struct mb_json *row, const char *name, const char *unit,
-				  double value)
+/* Which row a figure is of: its table (map type), size, and for storage tables which map. */
+struct fig_label {
+	const char *type;
+	const char *map;	/* storage tables: the type or MM_HASH_ROW; else NULL */
+	double size;		/* max_entries, or storage tables' owners */
+};
+
+/* Figure @name in @unit, labelled with its row. */
+static struct mb_json *row_figure(struct mb_json *figs, const struct fig_label *lab,
+				  const char *name, const char *unit, double value)
 {
 	struct mb_json *fig = mb_figure(figs, name, unit, value);
 
-	mb_figure_label_str(fig, "map_type", type);
-	mb_figure_label_num(fig, "max_entries", num(row, "max_entries"));
+	mb_figure_label_str(fig, "map_type", lab->type);
+	mb_figure_label_num(fig, lab->map ? "owners" : "max_entries", lab->size);
+	if (lab->map)
+		mb_figure_label_str(fig, "map", lab->map);
 	return fig;
 }
 
@@ -280,8 +369,8 @@ static double release_ms(const struct mb_json *w, bool waiting)
 }
 
 /* The figures of one table row, as mm_print_row shows them ("-", "n/a": null). */
-static void row_figures(struct mb_json *figs, const char *type, const struct mb_json *row,
-			bool percpu, bool waiting)
+static void row_figures(struct mb_json *figs, const struct fig_label *lab,
+			const struct mb_json *row, bool percpu, bool waiting)
 {
 	bool memcg = mb_json_is(mb_json_get(row, "memcg_reason"), MB_JSON_NULL);
 	bool stream = mb_json_str(mb_json_get(row, "fill_reason"), NULL) != NULL;
@@ -289,27 +378,44 @@ static void row_figures(struct mb_json *figs, const char *type, const struct mb_
 	double entries = stream ? NAN : num(row, "entries");
 	double filled = memcg && !stream ? num(row, "filled_bytes") : NAN;
 
-	row_figure(figs, type, row, "entries", "entries", entries);
-	row_figure(figs, type, row, "created", "bytes", memcg ? num(row, "created_bytes") : NAN);
-	row_figure(figs, type, row, "filled", "bytes", filled);
+	row_figure(figs, lab, "entries", "entries", entries);
+	row_figure(figs, lab, "created", "bytes", memcg ? num(row, "created_bytes") : NAN);
+	row_figure(figs, lab, "filled", "bytes", filled);
 	if (percpu)
-		row_figure(figs, type, row, "percpu", "bytes", num(row, "percpu_filled_bytes"));
-	row_figure(figs, type, row, "B/entry", "bytes/entry",
-		   entries > 0 ? filled / entries : NAN);
-	row_figure(figs, type, row, "memlock", "bytes",
+		row_figure(figs, lab, "percpu", "bytes", num(row, "percpu_filled_bytes"));
+	row_figure(figs, lab, "B/entry", "bytes/entry", entries > 0 ? filled / entries : NAN);
+	row_figure(figs, lab, "memlock", "bytes",
 		   num(row, stream ? "memlock_created_bytes" : "memlock_filled_bytes"));
-	row_figure(figs, type, row, "vs charged", "%", num(row, "memlock_error") * 100);
-	row_figure(figs, type, row, "deleted", "bytes",
-		   memcg && del ? num(row, "deleted_bytes") : NAN);
-	row_figure(figs, type, row, "deleted (released)", "ms",
+	row_figure(figs, lab, "vs charged", "%", num(row, "memlock_error") * 100);
+	row_figure(figs, lab, "deleted", "bytes", memcg && del ? num(row, "deleted_bytes") : NAN);
+	row_figure(figs, lab, "deleted (released)", "ms",
 		   memcg && del && !isnan(num(row, "deleted_bytes")) ?
 			   release_ms(mb_json_get(row, "delete_release"), waiting) : NAN);
-	row_figure(figs, type, row, "closed", "bytes", memcg ? num(row, "closed_bytes") : NAN);
-	row_figure(figs, type, row, "closed (released)", "ms",
+	row_figure(figs, lab, "closed", "bytes", memcg ? num(row, "closed_bytes") : NAN);
+	row_figure(figs, lab, "closed (released)", "ms",
 		   memcg && !isnan(num(row, "closed_bytes")) ?
 			   release_ms(mb_json_get(row, "close_release"), waiting) : NAN);
-	row_figure(figs, type, row, "fill", "ms", stream ? NAN : num(row, "fill_ms"));
-	row_figure(figs, type, row, "delete", "ms", stream ? NAN : num(row, "delete_ms"));
+	row_figure(figs, lab, "fill", "ms", stream ? NAN : num(row, "fill_ms"));
+	row_figure(figs, lab, "delete", "ms", stream ? NAN : num(row, "delete_ms"));
+}
+
+/* A row's figures unless it failed; a storage row's, then its hash's. */
+static void table_row_figures(struct mb_json *figs, const char *type, const struct mb_json *row,
+			      bool percpu, bool waiting)
+{
+	const struct mb_json *hash = mb_json_get(row, "hash");
+	struct fig_label lab = { .type = type, .size = num(row, "max_entries") };
+
+	if (mb_json_is(hash, MB_JSON_OBJECT)) {
+		lab.map = type;
+		lab.size = num(row, "owners");
+	}
+	if (!mb_json_str(mb_json_get(row, "error"), NULL))
+		row_figures(figs, &lab, row, percpu, waiting);
+	if (!mb_json_is(hash, MB_JSON_OBJECT) || mb_json_str(mb_json_get(hash, "error"), NULL))
+		return;
+	lab.map = MM_HASH_ROW;
+	row_figures(figs, &lab, hash, false, waiting);
 }
 
 /* Every measured row of every table; rows that failed and skipped types have none. */
@@ -323,13 +429,9 @@ static void map_mem_figures(const struct mb_run *run, const struct mb_summary *s
 	for (size_t i = 0; i < mb_json_len(fp); i++) {
 		const struct mb_json *tj = mb_json_at(fp, i), *rows = mb_json_get(tj, "rows");
 
-		for (size_t r = 0; r < mb_json_len(rows); r++) {
-			const struct mb_json *row = mb_json_at(rows, r);
-
-			if (!mb_json_str(mb_json_get(row, "error"), NULL))
-				row_figures(figs, mb_json_key_at(fp, i), row, flag(tj, "percpu"),
-					    waiting);
-		}
+		for (size_t r = 0; r < mb_json_len(rows); r++)
+			table_row_figures(figs, mb_json_key_at(fp, i), mb_json_at(rows, r),
+					  flag(tj, "percpu"), waiting);
 	}
 }
 

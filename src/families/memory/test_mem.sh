@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Memory benches: htab-mem (three use cases, preallocated and not), map-mem (every map type,
-# the streaming ones charged at creation only),
+# the streaming ones charged at creation only, local storage per owner beside a hash),
 # memory accounting with and without a memory cgroup, every bad-input path, and no cgroup left
 # behind: after success, errors, SIGINT and SIGTERM.
 . "$(dirname "$0")/../../../tests/e2e/lib.sh"
@@ -181,6 +181,44 @@ if [ "$MEMCG" = true ]; then
 		'.results[0].extra.footprint.hash.rows[0].delete_release | .waited_ms >= 0 and (.reached or .settled)'
 fi
 
+# ---- map-mem: local storage per owner, beside a hash keyed by the owner's id ----
+# Files are made under $TMPDIR: a folder of the test's own shows none is left behind.
+mkdir -p "$TMP/owners"
+TMPDIR=$TMP/owners expect_rc 0 "map-mem storage types" map-mem --map_type storage \
+	--max_entries 100,400 --settle_ms 100 --release_timeout_ms 3000 --format json
+F='.results[0].extra.footprint'
+jq_check "four storage tables, no other (all leaves them out; storage names the four)" "$OUT" \
+	"$F | keys == [\"cgrp_storage\", \"inode_storage\", \"sk_storage\", \"task_storage\"]"
+jq_check "each: two rows of owners, none failed, the map made with max_entries 0" "$OUT" \
+	"[$F[] | .storage.owner_kind != null and (.rows | map(.owners) == [100, 400]) and
+	  ([.rows[] | .error == null and .hash.error == null and .max_entries == 0] | all)] | all"
+jq_check "every owner's value read back; the hash beside it holds as many, keyed by 8-byte ids" "$OUT" \
+	"[$F[] | .storage.hash.key_size == 8 and ([.rows[] | .entries == .owners and
+	  .hash.entries == .owners and .hash.max_entries == .owners] | all)] | all"
+jq_check "each row: bytes per owner, bytes per hash entry and their ratio" "$OUT" \
+	"[$F[].rows[] | .bytes_per_owner > 0 and .hash_bytes_per_entry > 0 and .storage_vs_hash > 0] | all"
+if [ "$MEMCG" = true ]; then
+	# The owners live in a cgroup of their own: the map's cgroup gets the storage alone.
+	jq_check "the storage is charged to the map's cgroup: at least a value per owner, more with more owners" "$OUT" \
+		"[$F[].rows | (.[] | .filled_bytes - .created_bytes >= .owners * 8) and
+		  .[1].filled_bytes > .[0].filled_bytes] | all"
+	jq_check "the owners' own charge is measured apart" "$OUT" \
+		"[$F[].rows[] | .owners_bytes > 0 and .owner_bytes_each > 0] | all"
+	jq_check "storage and hash maps are released once closed (to within 256 KiB)" "$OUT" \
+		"[$F[].rows[] | .closed_bytes < 262144 and .hash.closed_bytes < 262144] | all"
+fi
+check "no owner's file left behind" [ -z "$(ls -A "$TMP/owners")" ]
+no_cgroup_left "map-mem storage types (owners' cgroup v2 directories too)"
+schema_check "$OUT"
+cp "$OUT" "$TMP/storage.json"
+TMPDIR=$TMP/owners expect_rc 0 "map-mem storage text" map-mem --map_type hash,sk_storage \
+	--max_entries 100 --settle_ms 100 --release_timeout_ms 3000
+check "a storage table names owners and map" grep -q '^ *owners map  *entries ' "$OUT"
+check "the storage row, then the hash's" bash -c \
+	"grep -A1 '^ *100 sk_storage ' '$OUT' | grep -q '^ *100 hash (by owner id) '"
+check "its note says max_entries 0 and what keys it" \
+	grep -q 'note: sk_storage: a storage map has no capacity: made with max_entries 0' "$OUT"
+
 # ---- map-mem: ring buffers, allocated whole at creation, never filled from user space ----
 for t in ringbuf user_ringbuf; do
 	expect_rc 0 "map-mem $t of 1 MiB" map-mem --map_type $t --max_entries 1048576 \
@@ -329,6 +367,15 @@ expect_usage "--value_size 8: user_ringbuf has no value (leave it out)" \
 	map-mem --map_type user_ringbuf --value_size 8
 expect_usage "--value_size 8: perf_event_array values are perf event fds (must be 4)" \
 	map-mem --map_type perf_event_array --value_size 8
+expect_usage "--max_entries 67108864: task_storage makes that many owners (threads); at most" \
+	map-mem --map_type task_storage --max_entries 67108864
+expect_usage "--max_entries 67108864: inode_storage makes that many owners (files); at most" \
+	map-mem --map_type hash,inode_storage --max_entries 1000,67108864
+expect_usage "--key_size 8: sk_storage keys are owner fds (must be 4" \
+	map-mem --map_type sk_storage --key_size 8
+expect_usage "--map_flags numa_node: task_storage does not take numa_node" \
+	map-mem --map_type storage --map_flags numa_node
+expect_usage "--map_type storages: must be all, or names joined by ','" map-mem --map_type storages
 no_cgroup_left "bad input"
 
 # ---- SIGINT / SIGTERM mid-run: the cgroup goes, partial results are kept ----
@@ -359,6 +406,21 @@ if [ "$MEMCG" = true ]; then
 	check "map-mem: SIGTERM exits 130 (got $rc)" [ "$rc" -eq 130 ]
 	jq_check "map-mem: interrupted" "$TMP/term.json" '.results[0].status == "interrupted"'
 	check "map-mem: cgroup removed after SIGTERM" [ "$(cgroups_of $pid)" -eq 0 ]
+
+	# map-mem interrupted while it makes its owners (files): the owners go with it.
+	mkdir -p "$TMP/sigowners"
+	has_owner_files() { [ -n "$(find "$TMP/sigowners" -name 'o*' -print -quit)" ]; }
+	n=$(jq '.results[0].extra.footprint.inode_storage.storage.max_owners' "$TMP/storage.json")
+	TMPDIR=$TMP/sigowners "$MB" map-mem --map_type inode_storage --max_entries "$n" \
+		--format json -o "$TMP/sig.json" >"$OUT" 2>"$ERR" &
+	pid=$!
+	wait_for "map-mem makes its owners" $pid has_owner_files
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	check "map-mem storage: SIGINT exits 130 (got $rc)" [ "$rc" -eq 130 ]
+	check "map-mem storage: no owner's file left after SIGINT" [ -z "$(ls -A "$TMP/sigowners")" ]
+	check "map-mem storage: cgroups removed after SIGINT" [ "$(cgroups_of $pid)" -eq 0 ]
 
 	# SIGKILL leaves no partial output but the cgroup stays; the next run removes it.
 	"$MB" -w0 -d100 --interval_ms 100 htab-mem -o "$TMP/kill.json" >"$OUT" 2>"$ERR" &
