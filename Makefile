@@ -49,11 +49,14 @@ GIT_REV		:= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(
 VMLINUX_BTF	?= /sys/kernel/btf/vmlinux
 
 # Every folder of src/ is one layer (docs/architecture.md); a family's BPF programs
-# (<name>.bpf.c) sit beside its C code. Skeletons go to $(OUTPUT)/skel/<name>.skel.h, so BPF
-# object names are unique across the tree.
+# (<name>.bpf.c) sit beside its C code. Skeletons go to $(BPF_OUT)/skel/<name>.skel.h, so BPF
+# object names are unique across the tree. BPF_OUT (vmlinux.h, BPF objects, skeletons) is
+# $(OUTPUT) unless given: they are the same for every build of the C code, so make test's
+# sanitizer and fuzzer builds take the plain build's (BPF_OUT=build) instead of making them again.
+BPF_OUT		?= $(OUTPUT)
 BPF_SRCS	:= $(shell find src -name '*.bpf.c' | LC_ALL=C sort)
-BPF_OBJS	:= $(patsubst %.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(notdir $(BPF_SRCS)))
-SKELS		:= $(patsubst %.bpf.c,$(OUTPUT)/skel/%.skel.h,$(notdir $(BPF_SRCS)))
+BPF_OBJS	:= $(patsubst %.bpf.c,$(BPF_OUT)/bpf/%.bpf.o,$(notdir $(BPF_SRCS)))
+SKELS		:= $(patsubst %.bpf.c,$(BPF_OUT)/skel/%.skel.h,$(notdir $(BPF_SRCS)))
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS))) tests/bpf
 
 C_SRCS		:= $(filter-out %.bpf.c,$(shell find src -name '*.c' | LC_ALL=C sort))
@@ -66,11 +69,11 @@ LIB		:= $(OUTPUT)/libmapbench.a
 WARNINGS	:= -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral \
 		   -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers
 CFLAGS		?= -O2 -g
-override CFLAGS	+= -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Isrc -I$(OUTPUT) -I$(OUTPUT)/skel \
+override CFLAGS	+= -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Isrc -I$(OUTPUT) -I$(BPF_OUT)/skel \
 		   -DMB_VERSION='"$(VERSION)"' -DMB_GIT_REV='"$(GIT_REV)"' -MMD -MP \
 		   $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
 BPF_CFLAGS	:= -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
-		   -Wno-unused-function -Isrc -I$(OUTPUT) -MMD -MP
+		   -Wno-unused-function -Isrc -I$(BPF_OUT) -MMD -MP
 
 # pkg-config is asked quietly: this Makefile is parsed before `make run` and `make test` install
 # libbpf (deps), and a fresh machine must not see "Package libbpf was not found" first. Without
@@ -102,13 +105,13 @@ all: $(BIN)
 deps:
 	$(Q)./scripts/install-deps.sh -q
 
-$(OUTPUT)/vmlinux.h: | $(OUTPUT)
+$(BPF_OUT)/vmlinux.h: | $(BPF_OUT)
 	$(call msg,GEN,$@)
 	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
 
 # -g makes the BTF that CO-RE and the skeleton need; the DWARF beside it is only stripped
 # (--strip-debug keeps .BTF and .BTF.ext), so the embedded objects stay small.
-$(OUTPUT)/bpf/%.bpf.o: %.bpf.c $(OUTPUT)/vmlinux.h | $(OUTPUT)/bpf
+$(BPF_OUT)/bpf/%.bpf.o: %.bpf.c $(BPF_OUT)/vmlinux.h | $(BPF_OUT)/bpf
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -MF $(@:.o=.d) -c $< -o $@
 	$(Q)$(LLVM_STRIP) --strip-debug $@
@@ -117,7 +120,7 @@ $(OUTPUT)/bpf/%.bpf.o: %.bpf.c $(OUTPUT)/vmlinux.h | $(OUTPUT)/bpf
 # changed and the object compiles again from where the file is now (as -MP does for headers).
 src/%.bpf.c: ;
 
-$(OUTPUT)/skel/%.skel.h: $(OUTPUT)/bpf/%.bpf.o | $(OUTPUT)/skel
+$(BPF_OUT)/skel/%.skel.h: $(BPF_OUT)/bpf/%.bpf.o | $(BPF_OUT)/skel
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
 
@@ -144,7 +147,7 @@ $(BIN): $(MAIN_OBJ) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/skel:
+$(sort $(OUTPUT) $(BPF_OUT) $(BPF_OUT)/bpf $(BPF_OUT)/skel):
 	$(Q)mkdir -p $@
 
 FORCE:
@@ -152,7 +155,7 @@ FORCE:
 # ---- tests ----
 
 # BPF objects only the tests load (e.g. a program the verifier must reject).
-TEST_SKELS	:= $(patsubst tests/bpf/%.bpf.c,$(OUTPUT)/skel/%.skel.h,$(wildcard tests/bpf/*.bpf.c))
+TEST_SKELS	:= $(patsubst tests/bpf/%.bpf.c,$(BPF_OUT)/skel/%.skel.h,$(wildcard tests/bpf/*.bpf.c))
 
 UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
 UNIT_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
@@ -237,7 +240,7 @@ fuzz:
 	$(Q)$(MAKE) --no-print-directory FUZZ=1 fuzz-run
 
 fuzz-smoke:
-	$(Q)$(MAKE) --no-print-directory FUZZ=1 FUZZ_SECONDS=3 fuzz-run
+	$(Q)$(MAKE) --no-print-directory FUZZ=1 BPF_OUT=$(BPF_OUT) FUZZ_SECONDS=3 fuzz-run
 
 # make test: everything, then everything again under ASan/UBSan, then a short fuzz run.
 # The builds run in parallel (one job per CPU); the tests one at a time, as they measure.
@@ -246,9 +249,10 @@ JOBS		?= $(shell nproc 2>/dev/null || echo 1)
 test: deps
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) all $(UNIT_BINS)
 	$(Q)$(MAKE) --no-print-directory unit e2e
-	$(Q)$(MAKE) --no-print-directory -j$(JOBS) SAN=1 all $(patsubst $(OUTPUT)/%,build-san/%,$(UNIT_BINS))
-	$(Q)$(MAKE) --no-print-directory SAN=1 unit e2e
-	$(Q)$(MAKE) --no-print-directory -j$(JOBS) FUZZ=1 \
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) SAN=1 BPF_OUT=$(OUTPUT) all \
+		$(patsubst $(OUTPUT)/%,build-san/%,$(UNIT_BINS))
+	$(Q)$(MAKE) --no-print-directory SAN=1 BPF_OUT=$(OUTPUT) unit e2e
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) FUZZ=1 BPF_OUT=$(OUTPUT) \
 		$(patsubst $(OUTPUT)/%,build-fuzz/%,$(FUZZ_BINS) $(OUTPUT)/fuzz/cli.dict)
 	$(Q)$(MAKE) --no-print-directory fuzz-smoke
 
@@ -284,4 +288,4 @@ clean:
 
 # The tests' BPF objects too: a change to a driver's shared header rebuilds their skeletons.
 -include $(wildcard $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(BPF_OBJS:.o=.d) \
-	$(patsubst $(OUTPUT)/skel/%.skel.h,$(OUTPUT)/bpf/%.bpf.d,$(TEST_SKELS)))
+	$(patsubst $(BPF_OUT)/skel/%.skel.h,$(BPF_OUT)/bpf/%.bpf.d,$(TEST_SKELS)))
