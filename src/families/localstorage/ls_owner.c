@@ -12,13 +12,12 @@
 #include <unistd.h>
 
 #include "ls_owner.h"
+#include "ls_storage.h"
 #include "ls_sys_map.h"
 #include "util/json.h"
 
-static const char *const storage_names[] = { "task", "sk", "cgrp", "inode", NULL };
-
 static const struct mb_opt ls_owner_opts[] = {
-	MB_OPT_ENUM_DEF("storage", struct ls_owner_args, storage, "task", storage_names,
+	MB_OPT_ENUM_DEF("storage", struct ls_owner_args, storage, "task", ls_storage_names,
 			"the storage type, and so the owner: task (a thread), sk (a UDP socket), cgrp (a cgroup v2 directory), inode (a file)"),
 	MB_OPT_U32_DEF("nr_maps", struct ls_owner_args, nr_maps, "16", 2, 1000, "N",
 		       "storage maps of the most loaded owners (the others: none and one)"),
@@ -55,7 +54,7 @@ static void add_extra(struct mb_run *run, const struct ls_owner_state *st)
 {
 	struct mb_json *x = mb_run_extra(run);
 
-	mb_json_set_str(x, "storage", ls_sys_storage_type((enum mb_owner_kind)st->args->storage));
+	mb_json_set_str(x, "storage", ls_storage_type((enum mb_owner_kind)st->args->storage));
 	mb_json_set_str(x, "owner", mb_owner_kind_name((enum mb_owner_kind)st->args->storage));
 	mb_json_set_str(x, "owner_fd", st->owner_how);
 	mb_json_set_str(x, "attach", "bpf_map_update_elem syscall per map (BPF_NOEXIST), not timed");

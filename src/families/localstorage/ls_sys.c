@@ -17,14 +17,13 @@
 #include <bpf/libbpf.h>
 
 #include "ls_sys.h"
+#include "ls_storage.h"
 #include "ls_sys_map.h"
 #include "core/run.h"
 #include "ls_sys.skel.h"
 
-static const char *const storage_names[] = { "task", "sk", "cgrp", "inode", NULL };
-
 static const struct mb_opt ls_sys_opts[] = {
-	MB_OPT_ENUM_DEF("storage", struct ls_sys_args, storage, "task", storage_names,
+	MB_OPT_ENUM_DEF("storage", struct ls_sys_args, storage, "task", ls_storage_names,
 			"the storage type, and so the owner: task (a pidfd of the producer's thread), sk (a UDP socket), cgrp (a fresh cgroup v2 directory), inode (a file)"),
 	MB_OPT_ENUM_DEF("op", struct ls_sys_args, op, "lookup", ls_sys_op_names,
 			"one op: a lookup or an update of the owner's value, or a delete of it (put back by an update that is not timed)"),
@@ -137,7 +136,7 @@ static int ls_sys_setup(struct mb_run *run)
 		err = make_owners(run, st);
 	if (err)
 		return err;
-	if (st->args->storage == LS_SYS_TASK)
+	if (st->args->storage == MB_OWNER_TASK)
 		load_bpf(run, st);
 	if (st->args->op == LS_SYS_DELETE)
 		st->clock_read_ns = clock_read_ns();

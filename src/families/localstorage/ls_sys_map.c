@@ -8,17 +8,10 @@
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "ls_storage.h"
 #include "ls_sys_map.h"
 #include "core/bench.h"
 #include "drivers/map_create.h"
-
-const char *ls_sys_storage_type(enum mb_owner_kind kind)
-{
-	static const char *const types[MB_OWNER_NR] = { "task_storage", "sk_storage",
-							"cgrp_storage", "inode_storage" };
-
-	return kind < MB_OWNER_NR ? types[kind] : "?";
-}
 
 static int create_failed(struct mb_run *run, const struct mb_map_desc *d, int err)
 {
@@ -36,7 +29,7 @@ static int create_failed(struct mb_run *run, const struct mb_map_desc *d, int er
 int ls_sys_maps_create(struct mb_run *run, enum mb_owner_kind kind, uint32_t value_size,
 		       int *fd, uint32_t n)
 {
-	const char *name = ls_sys_storage_type(kind);
+	const char *name = ls_storage_type(kind);
 	struct mb_map_desc d = { .type = mb_storage_type_by_name(name), .name = "mb_ls_sys",
 				 .key_size = 4, .value_size = value_size,
 				 .flags = BPF_F_NO_PREALLOC, .inner_fd = -1, .btf_fd = -1 };

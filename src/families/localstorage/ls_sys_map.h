@@ -9,9 +9,6 @@
 
 struct mb_run;
 
-/* The storage type whose owners are @kind: "task_storage", "sk_storage", ... */
-const char *ls_sys_storage_type(enum mb_owner_kind kind);
-
 /*
  * @n maps of the storage type of @kind's owners (@fd[i], -1 before), values of @value_size
  * bytes, with one minimal BTF. 0; a skip (mb_run_skip) where the kernel has no such map type;

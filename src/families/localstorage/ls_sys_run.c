@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 
 #include "ls_sys.h"
+#include "ls_storage.h"
 #include "ls_sys_map.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -140,7 +141,7 @@ int ls_sys_producer(struct mb_run *run, struct mb_producer *p)
 	struct mb_counters c = { 0 };
 	int err = val && back ? 0 : -ENOMEM;
 
-	if (!err && st->args->storage == LS_SYS_TASK)
+	if (!err && st->args->storage == MB_OWNER_TASK)
 		err = mb_owner_self(&pp->owner);
 	if (!err) {
 		fill_value(val, size, p->idx);
@@ -181,7 +182,7 @@ static void add_extra(struct mb_run *run, struct ls_sys_state *st)
 	const struct mb_owner *o = &st->prod[0].owner;
 	struct mb_json *x = mb_run_extra(run), *rt = mb_json_object();
 
-	mb_json_set_str(x, "storage", ls_sys_storage_type(o->kind));
+	mb_json_set_str(x, "storage", ls_storage_type(o->kind));
 	mb_json_set_str(x, "owner", mb_owner_kind_name(o->kind));
 	mb_json_set_str(x, "owner_fd", o->how ? o->how : "?");
 	mb_json_set_str(x, "op", ls_sys_op_names[st->args->op]);

@@ -16,15 +16,13 @@ struct mb_run;
 struct mb_producer;
 struct mb_text_style;
 
-enum ls_storage { LS_TASK, LS_CGRP, LS_SK, LS_INODE };
-
 enum ls_op {
 	LS_OP_GET,		/* a get (hit) */
 	LS_OP_CREATE_DELETE,	/* a get with F_CREATE and a delete: a create+delete pair */
 };
 
 struct ls_types_args {
-	int storage;		/* enum ls_storage */
+	int storage;		/* enum mb_owner_kind (ls_storage.h) */
 	uint32_t nr_maps;
 };
 
@@ -48,10 +46,6 @@ struct ls_types {
 	uint32_t main_checked;		/* without it: values read back on the main thread */
 	struct ls_round_trip *rt;	/* [nr_producers] */
 };
-
-extern const char *const ls_storage_names[];
-/* The storage map type's name in maps.h ("task_storage"), and the owner's words. */
-const char *ls_storage_map_name(enum ls_storage s);
 
 int ls_types_setup(struct mb_run *run, enum ls_op op);
 void ls_types_teardown(struct mb_run *run);

@@ -33,7 +33,7 @@ static int owner_fd(struct mb_run *run, const struct ls_types *st)
 	struct mb_owner o;
 	int err;
 
-	if (a->storage == LS_CGRP) {
+	if (a->storage == MB_OWNER_CGRP) {
 		int fd = fcntl(st->cgrp_fd, F_DUPFD_CLOEXEC, 0);
 
 		return fd < 0 ? -errno : fd;
@@ -127,7 +127,7 @@ int ls_types_first_pass(struct mb_run *run, struct mb_producer *p)
 	if (n < 0)
 		return n;
 	/* Without PIDFD_THREAD only the leader's pidfd reads its storage: set-up read that. */
-	if (a->storage == LS_TASK && !st->pidfd_thread)
+	if (a->storage == MB_OWNER_TASK && !st->pidfd_thread)
 		return 0;
 	fd = owner_fd(run, st);
 	if (fd < 0)

@@ -21,22 +21,11 @@
 #include "sys/cgroup2.h"
 #include "sys/probe.h"
 #include "ls_get.skel.h"
+#include "ls_storage.h"
 #include "ls_types.h"
 #include "ls_types_shared.h"
 
 #define LS_VALUE_SIZE	8	/* a __u64: what the fill program writes and user space reads */
-
-const char *const ls_storage_names[] = { "task", "cgrp", "sk", "inode", NULL };
-
-const char *ls_storage_map_name(enum ls_storage s)
-{
-	static const char *const names[] = {
-		[LS_TASK] = "task_storage", [LS_CGRP] = "cgrp_storage",
-		[LS_SK] = "sk_storage", [LS_INODE] = "inode_storage",
-	};
-
-	return names[s];
-}
 
 /*
  * Storage maps of @type alive on the machine: they share the owners' 16 cache slots with
@@ -65,7 +54,7 @@ int ls_live_storage_maps(int type)
 static int make_inner(struct mb_run *run, struct ls_types *st, const struct ls_types_args *a)
 {
 	struct mb_map_desc d = {
-		.type = mb_storage_type_by_name(ls_storage_map_name(a->storage)),
+		.type = mb_storage_type_by_name(ls_storage_type((enum mb_owner_kind)a->storage)),
 		.name = "mb_ls_types",
 		.key_size = 4,
 		.value_size = LS_VALUE_SIZE,
@@ -94,22 +83,22 @@ static int make_inner(struct mb_run *run, struct ls_types *st, const struct ls_t
 }
 
 /* The op's program for owner type @s (after mb_loop_prepare: of the loop's kind). */
-static struct bpf_program *op_prog(const struct ls_types *st, enum ls_storage s)
+static struct bpf_program *op_prog(const struct ls_types *st, enum mb_owner_kind s)
 {
 	const struct ls_get_bpf *skel = st->skel;
 
 	if (st->op == LS_OP_GET)
-		return s == LS_TASK ? skel->progs.mb_ls_task_get : skel->progs.mb_ls_cgrp_get;
-	return s == LS_TASK ? skel->progs.mb_ls_task_cd : skel->progs.mb_ls_cgrp_cd;
+		return s == MB_OWNER_TASK ? skel->progs.mb_ls_task_get : skel->progs.mb_ls_cgrp_get;
+	return s == MB_OWNER_TASK ? skel->progs.mb_ls_task_cd : skel->progs.mb_ls_cgrp_cd;
 }
 
-static struct bpf_program *fill_prog(const struct ls_types *st, enum ls_storage s)
+static struct bpf_program *fill_prog(const struct ls_types *st, enum mb_owner_kind s)
 {
-	return s == LS_TASK ? st->skel->progs.mb_ls_task_fill : st->skel->progs.mb_ls_cgrp_fill;
+	return s == MB_OWNER_TASK ? st->skel->progs.mb_ls_task_fill : st->skel->progs.mb_ls_cgrp_fill;
 }
 
 /* The programs of the run's type and op: every other one stays unloaded. */
-static void pick_programs(struct ls_types *st, enum ls_storage s)
+static void pick_programs(struct ls_types *st, enum mb_owner_kind s)
 {
 	struct bpf_program *prog;
 
@@ -120,7 +109,7 @@ static void pick_programs(struct ls_types *st, enum ls_storage s)
 static int load(struct mb_run *run, struct ls_types *st, const struct ls_types_args *a)
 {
 	struct ls_get_bpf *skel = ls_get_bpf__open();
-	enum ls_storage s = (enum ls_storage)a->storage;
+	enum mb_owner_kind s = (enum mb_owner_kind)a->storage;
 	char why[1024];
 	int err;
 
@@ -161,7 +150,7 @@ static int open_owner(struct mb_run *run, struct ls_types *st, const struct ls_t
 	char why[PATH_MAX + 128];
 	int err;
 
-	if (a->storage != LS_CGRP)
+	if (a->storage != MB_OWNER_CGRP)
 		return ls_types_task_owner(run);
 	err = mb_cgroup2_self(st->cgrp_path, sizeof(st->cgrp_path), why, sizeof(why));
 	if (err)
