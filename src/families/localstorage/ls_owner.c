@@ -13,7 +13,6 @@
 
 #include "ls_owner.h"
 #include "ls_storage.h"
-#include "ls_sys_map.h"
 #include "util/json.h"
 
 static const struct mb_opt ls_owner_opts[] = {
@@ -65,6 +64,7 @@ static void add_extra(struct mb_run *run, const struct ls_owner_state *st)
 static int ls_owner_setup(struct mb_run *run)
 {
 	struct ls_owner_state *st = calloc(1, sizeof(*st));
+	struct mb_map_desc d;
 	int err;
 
 	if (!st)
@@ -74,14 +74,12 @@ static int ls_owner_setup(struct mb_run *run)
 	st->args = run->args;
 	st->nr_maps = st->args->nr_maps;
 	st->nr_producers = run->nr_producers;
-	st->map_fd = malloc(sizeof(int) * st->nr_maps);
 	st->prod = calloc((size_t)run->nr_producers, sizeof(*st->prod));
-	if (!st->map_fd || !st->prod)
+	if (!st->prod)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < st->nr_maps; i++)
-		st->map_fd[i] = -1;
-	err = ls_sys_maps_create(run, (enum mb_owner_kind)st->args->storage, 4, st->map_fd,
-				 st->nr_maps);
+	ls_inner_storage_desc(&d, (enum mb_owner_kind)st->args->storage, "mb_ls_sys", 4);
+	err = ls_inner_make(run, &st->maps, &d, st->nr_maps,
+			    &(struct ls_inner_opts){ .skip_missing = true });
 	if (!err)
 		err = sites_open(run, st);
 	if (!err)
@@ -97,10 +95,7 @@ static void ls_owner_teardown(struct mb_run *run)
 		return;
 	for (int i = 0; st->prod && i < st->nr_producers; i++)
 		mb_owner_site_close(&st->prod[i].site);
-	for (uint32_t i = 0; st->map_fd && i < st->nr_maps; i++)
-		if (st->map_fd[i] >= 0)
-			close(st->map_fd[i]);
-	free(st->map_fd);
+	ls_inner_close(&st->maps);
 	free(st->prod);
 	free(st);
 	run->priv = NULL;

@@ -18,7 +18,6 @@
 
 #include "ls_sys.h"
 #include "ls_storage.h"
-#include "ls_sys_map.h"
 #include "core/run.h"
 #include "ls_sys.skel.h"
 
@@ -39,7 +38,7 @@ static void load_bpf(struct mb_run *run, struct ls_sys_state *st)
 	int err = skel ? 0 : -errno;
 
 	if (!err)
-		err = bpf_map__reuse_fd(skel->maps.mb_ls_sys_task, st->map_fd);
+		err = bpf_map__reuse_fd(skel->maps.mb_ls_sys_task, st->map.fd[0]);
 	if (!err)
 		err = ls_sys_bpf__load(skel);
 	if (err) {
@@ -115,6 +114,7 @@ static int make_owners(struct mb_run *run, struct ls_sys_state *st)
 static int ls_sys_setup(struct mb_run *run)
 {
 	struct ls_sys_state *st = calloc(1, sizeof(*st));
+	struct mb_map_desc d;
 	int err;
 
 	if (!st)
@@ -122,7 +122,6 @@ static int ls_sys_setup(struct mb_run *run)
 	run->priv = st;
 	run->runner = "syscall";
 	st->args = run->args;
-	st->map_fd = -1;
 	st->bpf_prog_fd = -1;
 	st->nr_producers = run->nr_producers;
 	st->prod = calloc((size_t)run->nr_producers, sizeof(*st->prod));
@@ -130,8 +129,9 @@ static int ls_sys_setup(struct mb_run *run)
 		return -ENOMEM;
 	for (int i = 0; i < run->nr_producers; i++)
 		st->prod[i].owner.fd = -1;
-	err = ls_sys_maps_create(run, (enum mb_owner_kind)st->args->storage,
-				 st->args->value_size, &st->map_fd, 1);
+	ls_inner_storage_desc(&d, (enum mb_owner_kind)st->args->storage, "mb_ls_sys",
+			      st->args->value_size);
+	err = ls_inner_make(run, &st->map, &d, 1, &(struct ls_inner_opts){ .skip_missing = true });
 	if (!err)
 		err = make_owners(run, st);
 	if (err)
@@ -153,8 +153,7 @@ static void ls_sys_teardown(struct mb_run *run)
 		mb_owner_destroy(&st->prod[i].owner);
 	mb_owner_site_close(&st->site);
 	ls_sys_bpf__destroy(st->skel);
-	if (st->map_fd >= 0)
-		close(st->map_fd);
+	ls_inner_close(&st->map);
 	free(st->prod);
 	free(st);
 	run->priv = NULL;

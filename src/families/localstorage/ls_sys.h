@@ -8,6 +8,7 @@
 
 #include "core/bench.h"
 #include "drivers/owners.h"
+#include "ls_inner.h"
 
 enum ls_sys_op { LS_SYS_LOOKUP, LS_SYS_UPDATE, LS_SYS_DELETE };
 
@@ -30,7 +31,7 @@ struct ls_sys_bpf;
 
 struct ls_sys_state {
 	const struct ls_sys_args *args;
-	int map_fd;
+	struct ls_inner map;		/* the one storage map: map.fd[0] */
 	struct mb_owner_site site;
 	struct ls_sys_prod *prod;	/* [nr_producers] */
 	int nr_producers;

@@ -14,7 +14,6 @@
 
 #include "ls_sys.h"
 #include "ls_storage.h"
-#include "ls_sys_map.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "core/run.h"
@@ -66,8 +65,8 @@ static int round_trip(struct mb_run *run, struct ls_sys_state *st, int idx, uint
 		return fd2;
 	}
 	memset(back, 0, size);
-	if (bpf_map_update_elem(st->map_fd, &key, val, BPF_ANY) ||
-	    bpf_map_lookup_elem(st->map_fd, &fd2, back))
+	if (bpf_map_update_elem(st->map.fd[0], &key, val, BPF_ANY) ||
+	    bpf_map_lookup_elem(st->map.fd[0], &fd2, back))
 		err = -errno;
 	close(fd2);
 	if (err) {
@@ -110,7 +109,7 @@ static void count(struct mb_counters *c, int ret)
 /* LS_SYS_CHUNK ops; the first failure ends them (-errno). */
 static int chunk(struct ls_sys_state *st, int key, void *val, struct mb_counters *c)
 {
-	int fd = st->map_fd, op = st->args->op, ret = 0;
+	int fd = st->map.fd[0], op = st->args->op, ret = 0;
 
 	for (int i = 0; i < LS_SYS_CHUNK && !ret; i++) {
 		if (op == LS_SYS_LOOKUP) {
@@ -149,7 +148,7 @@ int ls_sys_producer(struct mb_run *run, struct mb_producer *p)
 	}
 	/* The delete's value is put back before each one: start from none. */
 	if (!err && st->args->op == LS_SYS_DELETE &&
-	    bpf_map_delete_elem(st->map_fd, &pp->owner.fd))
+	    bpf_map_delete_elem(st->map.fd[0], &pp->owner.fd))
 		err = -errno;
 	if (!err)
 		mb_producer_publish_stamped(p, &c);

@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ls_inner.h"
+
 struct mb_run;
 struct mb_producer;
 struct mb_text_style;
@@ -35,8 +37,7 @@ struct ls_round_trip {
 struct ls_types {
 	struct ls_get_bpf *skel;
 	enum ls_op op;
-	int *inner_fd;
-	uint32_t nr_inner;
+	struct ls_inner inner;		/* the storage maps (ls_inner.h) */
 	int other_maps;			/* storage maps of the type alive before ours; -1: unknown */
 	int op_fd, fill_fd;
 	int cgrp_fd;			/* the process's cgroup v2 folder (cgrp), else -1 */
@@ -63,14 +64,6 @@ int ls_types_first_pass(struct mb_run *run, struct mb_producer *p);
  * 0 or a negative error reported on @run.
  */
 int ls_types_task_owner(struct mb_run *run);
-
-/*
- * Shared with the socket benches (ls_sk.c): storage maps of map type @type alive on the
- * machine (-1: unknown), and the longest wait at a run's end for its maps to be freed (their
- * cache slots with them), so that a sweep's next point finds the slots free.
- */
-int ls_live_storage_maps(int type);
-#define LS_FREE_WAIT_NS	5000000000ULL
 
 extern const struct mb_text_style ls_types_text;
 
