@@ -97,6 +97,7 @@ static int ls_sk_load(struct mb_run *run, struct mb_trigger *t, void *ctx)
 	}
 	t->slots = skel->bss->mb_slots;
 	t->socks = &skel->bss->mb_trigger_socks;
+	t->threads = skel->maps.mb_thread_slots;
 	return 0;
 }
 
