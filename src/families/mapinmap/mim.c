@@ -28,10 +28,6 @@
 #define MIM_MAX_UPDATES		1000000
 #define MIM_MAX_READER_US	100000
 
-const char *const mim_outer_names[] = { "array_of_maps", "hash_of_maps", NULL };
-const char *const mim_inner_names[] = { "array", "hash", "lru_hash", "percpu_array",
-					"percpu_hash", NULL };
-
 extern const struct mb_text_style mim_text;	/* mim_text.c */
 
 static const struct mb_opt mim_opts[] = {
@@ -51,16 +47,6 @@ static const struct mb_opt mim_opts[] = {
 		       "A case stops after this long, with the updates it made (a grace period of milliseconds makes 1000 updates long)"),
 	MB_OPT_END,
 };
-
-const char *mim_case_name(enum mim_case c)
-{
-	static const char *const names[MIM_NR_CASES] = {
-		[MIM_CONTROL] = "control", [MIM_GP] = "grace-period", [MIM_REPLACE] = "replace", [MIM_INSERT] = "insert",
-		[MIM_DELETE] = "delete", [MIM_READER] = "replace-reader",
-	};
-
-	return names[c];
-}
 
 /* The first two online CPUs: the updater's, and the reader's (-1: only one CPU). */
 static void pick_cpus(const struct mb_run *run, struct mim_state *st)

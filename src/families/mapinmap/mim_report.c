@@ -13,24 +13,6 @@
 #include "core/run.h"
 #include "mim.h"
 #include "util/json.h"
-#include "util/stats.h"
-
-void mim_dist(const struct mim_result *r, struct mim_dist *d)
-{
-	double sum = 0;
-
-	*d = (struct mim_dist){ NAN, NAN, NAN, NAN, NAN, NAN };
-	if (!r->done)
-		return;
-	for (uint32_t i = 0; i < r->done; i++)
-		sum += r->ns[i];
-	d->mean = sum / r->done / 1000;
-	d->min = r->ns[0] / 1000;
-	d->max = r->ns[r->done - 1] / 1000;
-	d->p50 = mb_percentile_sorted(r->ns, r->done, 50) / 1000;
-	d->p90 = mb_percentile_sorted(r->ns, r->done, 90) / 1000;
-	d->p99 = mb_percentile_sorted(r->ns, r->done, 99) / 1000;
-}
 
 static void set_num_or_null(struct mb_json *o, const char *key, double v, bool known)
 {
