@@ -48,12 +48,21 @@ static const struct mb_opt mim_opts[] = {
 	MB_OPT_END,
 };
 
-/* The first two online CPUs: the updater's, and the reader's (-1: only one CPU). */
+/*
+ * The updater's CPU: the first of --prod-affinity, else the first online CPU. The reader's:
+ * the first other online CPU (-1: none).
+ */
 static void pick_cpus(const struct mb_run *run, struct mim_state *st)
 {
-	st->cpu_updater = mb_cpuset_next(&run->env->online, 0);
-	st->cpu_reader = st->cpu_updater < 0 ? -1 :
-			 mb_cpuset_next(&run->env->online, st->cpu_updater + 1);
+	const struct mb_env *env = run->env;
+	const struct mb_cpuset *prod = env->prod_cpus.count ? &env->prod_cpus : &env->online;
+	int cpu = -1;
+
+	st->cpu_updater = mb_cpuset_next(prod, 0);
+	do
+		cpu = mb_cpuset_next(&env->online, cpu + 1);
+	while (cpu >= 0 && cpu == st->cpu_updater);
+	st->cpu_reader = cpu;
 }
 
 static int read_knob(const char *path)
