@@ -204,10 +204,9 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void case_done(struct mim_state *st, struct mim_result *r, uint32_t wanted)
+static void case_done(struct mim_state *st, struct mim_result *r)
 {
 	r->ran = !r->err;
-	r->capped = r->done < wanted;
 	r->gp_known = st->gp != NULL;
 	qsort(r->ns, r->done, sizeof(*r->ns), cmp_double);
 }
@@ -227,12 +226,17 @@ static bool pin(int cpu, cpu_set_t *old)
 static int case_loop(struct mb_run *run, enum mim_case c)
 {
 	const struct mim_args *a = run->args;
+	struct mim_state *st = run->priv;
 	uint64_t end = mb_now_ns() + (uint64_t)a->max_case_ms * 1000000;
 	int err = 0;
 
-	for (uint32_t i = 0; i < a->nr_updates && !err; i++) {
-		if (mb_interrupted() || mb_now_ns() > end)
+	for (uint32_t i = 0; i < a->nr_updates && !err && !mb_interrupted(); i++) {
+		if (mb_now_ns() > end) {
+			st->res[c].capped = true;
+			if (c == MIM_DELETE)
+				st->res[MIM_INSERT].capped = true;
 			break;
+		}
 		err = case_op(run, c, i);
 	}
 	return err > 0 ? 0 : err;
@@ -259,7 +263,6 @@ static int reader_case(struct mb_run *run, struct mim_state *st)
 
 int mim_case_run(struct mb_run *run, enum mim_case c)
 {
-	const struct mim_args *a = run->args;
 	struct mim_state *st = run->priv;
 	bool pinned;
 	cpu_set_t old;
@@ -269,8 +272,8 @@ int mim_case_run(struct mb_run *run, enum mim_case c)
 	err = c == MIM_READER ? reader_case(run, st) : case_loop(run, c);
 	if (pinned)
 		pthread_setaffinity_np(pthread_self(), sizeof(old), &old);
-	case_done(st, &st->res[c], a->nr_updates);
+	case_done(st, &st->res[c]);
 	if (c == MIM_DELETE)
-		case_done(st, &st->res[MIM_INSERT], a->nr_updates);
+		case_done(st, &st->res[MIM_INSERT]);
 	return err;
 }

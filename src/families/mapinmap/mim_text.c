@@ -101,13 +101,13 @@ static void checked_line(FILE *f, const struct mb_json *cases)
 		fprintf(f, "%s %s %.0f/%.0f", i ? "," : "", str(c, "case"), num(c, "verified"),
 			num(c, "calls"));
 	}
-	fprintf(f, "; the old inner map's id gone on return");
 	for (size_t i = 0, n = 0; i < mb_json_len(cases); i++) {
 		const struct mb_json *c = mb_json_at(cases, i);
 
 		if (!mb_json_is(mb_json_get(c, "old_ids_gone"), MB_JSON_NUMBER))
 			continue;
-		fprintf(f, "%s %s %.0f/%.0f", n++ ? "," : "", str(c, "case"),
+		fprintf(f, "%s %s %.0f/%.0f", n++ ? "," : "; the old inner map's id gone on return",
+			str(c, "case"),
 			num(c, "old_ids_gone"), num(c, "calls"));
 	}
 	fputc('\n', f);

@@ -93,6 +93,10 @@ static void sentence(const struct mb_run *run, const struct mim_state *st,
 	mim_dist(&st->res[MIM_READER], &rd);
 	mim_dist(&st->res[MIM_CONTROL], &cd);
 	mim_dist(&st->res[MIM_GP], &gd);
+	if (!r->done) {
+		snprintf(buf, len, "no replacement was timed: cannot tell whether one waits for an RCU grace period");
+		return;
+	}
 	n = (size_t)snprintf(buf, len, "%s; replace p50 %.1f us (%.2f sleeps per call), a plain array update %.2f us",
 			     s->grace < 0 ? "cannot tell whether a replacement waits for an RCU grace period" :
 			     s->grace ? "a replacement waits for an RCU grace period" :
