@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * local-storage-tasks-trace's sleepers: --nr_procs processes that do nothing but sleep 0 to 3
+ * seconds and call getpgid(), as the kernel's bench forks them. Each getpgid() runs the
+ * storage program in the sleeper (the trigger runner lets our children fire it), and each
+ * sleeper is one more task that every RCU Tasks Trace grace period has to look at.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "ls_trace.h"
+
+/*
+ * The sleeper's life, in the child of a threaded process: raw system calls only (no lock that
+ * another thread of the parent may have held at the fork), and never a return.
+ */
+static void __attribute__((noreturn)) sleeper(pid_t parent, uint64_t arg)
+{
+	uint32_t x = (uint32_t)getpid() * 2654435761u | 1;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(1);	/* the parent died before the line above: nothing to wait for */
+	prctl(PR_SET_NAME, LS_TRACE_SLEEPER_COMM, 0, 0, 0);
+	for (;;) {
+		struct timespec ts = { 0 };
+
+		/* xorshift32: the kernel's rand() % 4, without rand()'s lock */
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		ts.tv_sec = x % 4;
+		nanosleep(&ts, NULL);
+		syscall(SYS_getpgid, arg);
+	}
+}
+
+int ls_trace_procs_spawn(struct ls_trace_procs *p, uint32_t nr, uint64_t arg)
+{
+	pid_t parent = getpid();
+
+	p->nr = 0;
+	p->pid = calloc(nr, sizeof(*p->pid));
+	if (!p->pid)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < nr; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			int err = -errno;
+
+			ls_trace_procs_reap(p);
+			return err;
+		}
+		if (!pid)
+			sleeper(parent, arg);
+		p->pid[p->nr++] = pid;
+	}
+	return 0;
+}
+
+void ls_trace_procs_reap(struct ls_trace_procs *p)
+{
+	for (uint32_t i = 0; i < p->nr; i++)
+		kill(p->pid[i], SIGKILL);
+	for (uint32_t i = 0; i < p->nr; i++)
+		while (waitpid(p->pid[i], NULL, 0) < 0 && errno == EINTR)
+			;
+	free(p->pid);
+	p->pid = NULL;
+	p->nr = 0;
+}
