@@ -24,7 +24,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "core/summary.h"
 #include "families/localstorage/ls_trace.h"
+#include "output/report.h"
 #include "families/localstorage/ls_trace_shared.h"
 #include "sys/probe.h"
 #include "util/log.h"
@@ -103,6 +105,26 @@ static void iter_plain(FILE *f, void *ctx)
 	ls_trace_print_iter(f, 0, 2500.0, 0, NAN, false);
 }
 
+/* A run and its summary, for the text style's hooks. */
+struct fake {
+	struct mb_run *run;
+	struct mb_summary *sum;
+};
+
+static void text_summary(FILE *f, void *ctx)
+{
+	struct fake *x = ctx;
+
+	ls_trace_text.summary(f, x->run, x->sum);
+}
+
+static void text_progress(FILE *f, void *ctx)
+{
+	struct fake *x = ctx;
+
+	ls_trace_text.progress(f, x->run, 2, &x->run->samples[2]);
+}
+
 static void summary(FILE *f, void *ctx)
 {
 	const struct ls_trace_stat lat = { 1234.5678, 12.3456, 5 }, ticks = { 4.5, 0.25, 5 };
@@ -154,7 +176,7 @@ static void test_procs(void **state)
 	pid_t pids[8];
 
 	(void)state;
-	assert_int_equal(ls_trace_procs_spawn(&p, 8, 0), 0);
+	assert_int_equal(ls_trace_procs_spawn(&p, 8, 0, 1), 0);
 	assert_int_equal(p.nr, 8);
 	memcpy(pids, p.pid, sizeof(pids));
 	/* Each names itself once it runs: wait for that state (bounded), not a fixed time. */
@@ -213,6 +235,104 @@ static void test_gp_twins(void **state)
 }
 
 static const struct mb_bench lst_bench = { .name = "local-storage-tasks-trace" };
+
+/*
+ * From the programs' counts to the Iter and SUMMARY lines: five readings make a warm-up
+ * sample, two measured ones (3 grace periods in 3 ms and 2 in 4 ms: 1000 and 2000 us, the
+ * second's Iter line in ns; 12 and 4 ticks: 4 and 2 per grace period) and one without a
+ * grace period, left out.
+ */
+static void test_counts_to_summary(void **state)
+{
+	const struct ls_trace_counts r[5] = {
+		{ .gp_hits = 0 }, { .gp_hits = 7, .gp_ns = 9000000 },
+		{ .gp_hits = 10, .gp_ns = 12000000 }, { .gp_hits = 12, .gp_ns = 16000000 },
+		{ .gp_hits = 12, .gp_ns = 16000000 },
+	};
+	const long ticks[5] = { 100, 150, 162, 166, 170 };
+	struct ls_trace_args args = { .nr_procs = 10, .kthread_pid = 1 };
+	struct mb_sample samples[4] = { { .warmup = true } };
+	struct mb_run run = { .bench = &lst_bench, .args = &args, .samples = samples,
+			      .nr_samples = 4, .nr_producers = 1 };
+	struct mb_summary sum = { .n = 3 };
+	struct ls_trace_totals t;
+	char want[512], why[256];
+	int n;
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		ls_trace_fill_sample(&samples[i], &r[i], &r[i + 1], ticks[i], ticks[i + 1]);
+		samples[i].total.ops = 1000;
+	}
+	assert_float_equal(samples[1].metric[LS_TRACE_M_GP], 3, 0);
+	assert_float_equal(samples[1].metric[LS_TRACE_M_GP_NS], 3e6, 0);
+	assert_float_equal(samples[1].metric[LS_TRACE_M_TICKS], 12, 0);
+	ls_trace_fill_sample(&samples[0], &r[0], &r[1], -1, 5);
+	assert_true(isnan(samples[0].metric[LS_TRACE_M_TICKS]));
+	ls_trace_totals(&run, &t);
+	assert_int_equal(t.samples, 3);
+	assert_int_equal(t.gp, 5);
+	assert_int_equal(t.ops, 3000);
+	assert_int_equal(t.without_gp, 1);
+	n = snprintf(want, sizeof(want), K_SUM_LAT, 1500.0, sqrt(500000.0));
+	snprintf(want + n, sizeof(want) - (size_t)n, K_SUM_TICKS, 3.0, sqrt(2.0));
+	assert_string_equal(printed(text_summary, &(struct fake){ &run, &sum }), want);
+	snprintf(want, sizeof(want), K_ITER_LAT K_ITER_TICKS, 2, 2e6, 2, 2.0);
+	assert_string_equal(printed(text_progress, &(struct fake){ &run, &sum }), want);
+	assert_int_equal(ls_trace_verdict(&r[4], &t, true, why, sizeof(why)), 0);
+}
+
+/* The verdict: each missing or wrong count refuses the figures, saying which. */
+static void test_verdict(void **state)
+{
+	struct ls_trace_counts c = { .gp_hits = 5 };
+	struct ls_trace_totals t = { .gp = 5, .ops = 100, .samples = 2 };
+	char why[512];
+
+	(void)state;
+	assert_int_equal(ls_trace_verdict(&c, &t, true, why, sizeof(why)), 0);
+	assert_int_equal(ls_trace_verdict(&c, &t, false, why, sizeof(why)), -EIO);
+	assert_non_null(strstr(why, "grace-period programs were left out"));
+	t.gp = 0;
+	assert_int_equal(ls_trace_verdict(&c, &t, true, why, sizeof(why)), -EIO);
+	assert_non_null(strstr(why, "no RCU Tasks Trace grace period ended in the 2 measured"));
+	t.ops = 0;
+	c.get_fails = 4;
+	assert_int_equal(ls_trace_verdict(&c, &t, true, why, sizeof(why)), -EIO);
+	assert_non_null(strstr(why, "no storage in the producer (4 get(F_CREATE)"));
+	c.unexpected = 1;
+	assert_int_equal(ls_trace_verdict(&c, &t, true, why, sizeof(why)), -EIO);
+	assert_non_null(strstr(why, "1 grace periods ended without their start"));
+}
+
+/* The task limits leave room less the reserve; the machine's are read. */
+static void test_room(void **state)
+{
+	uint64_t room;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(ls_trace_procs_room(32768, 192725, 144), 32768 - 144 - 256);
+	assert_int_equal(ls_trace_procs_room(4194304, 100000, 1000), 100000 - 1000 - 256);
+	assert_int_equal(ls_trace_procs_room(1000, 1000, 800), 0);
+	assert_int_equal(ls_trace_procs_limit(&room, why, sizeof(why)), 0);
+	assert_true(room > 0);
+	assert_non_null(strstr(why, "kernel.pid_max "));
+}
+
+/* A memory floor above what there is: refused before the first fork, nothing left. */
+static void test_mem_floor(void **state)
+{
+	struct ls_trace_procs p = { 0 };
+
+	(void)state;
+	assert_int_equal(ls_trace_procs_spawn(&p, 4, 0, UINT64_MAX), -ENOMEM);
+	assert_int_equal(p.made, 0);
+	assert_int_equal(p.nr, 0);
+	assert_true(p.avail > 0);
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+}
 
 /* The storage program, loaded as the bench loads it without fentry: ours and a child's runs. */
 static void test_storage_prog(void **state)
@@ -281,7 +401,11 @@ int main(void)
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_parse_stime),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_counts_to_summary),
+		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_procs),
+		cmocka_unit_test(test_room),
+		cmocka_unit_test(test_mem_floor),
 		cmocka_unit_test(test_gp_twins),
 		cmocka_unit_test(test_storage_prog),
 		cmocka_unit_test(test_fentry_load),

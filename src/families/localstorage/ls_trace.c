@@ -39,15 +39,22 @@ static const struct mb_metric_desc ls_trace_metrics[] = {
 	{ NULL, NULL },
 };
 
-extern const struct mb_text_style ls_trace_text;	/* ls_trace_text.c */
-
-/* The kthread must be there to be read: /proc/PID/stat, its system time in ticks. */
+/*
+ * Before anything starts: the sleepers must fit in the kernel's task limits (a fork failing
+ * half-way would fail the run after minutes of forking), and the kthread must be there to be
+ * read: /proc/PID/stat, its system time in ticks.
+ */
 static int ls_trace_validate(struct mb_run *run)
 {
 	const struct ls_trace_args *a = run->args;
+	uint64_t room;
+	char why[256];
 	long stime;
 	int err;
 
+	if (!ls_trace_procs_limit(&room, why, sizeof(why)) && a->nr_procs > room)
+		return mb_run_bad_num(run, "nr_procs", a->nr_procs,
+				      "1..%llu here (%s)", (unsigned long long)room, why);
 	if (!a->kthread_pid)
 		return 0;
 	err = ls_trace_read_stime(a->kthread_pid, &stime);
@@ -79,6 +86,20 @@ static int ls_trace_probe(struct mb_run *run)
 	return 0;
 }
 
+static int ls_trace_spawn_failed(struct mb_run *run, const struct ls_trace_procs *p, int err)
+{
+	const struct ls_trace_args *a = run->args;
+
+	if (err == -ENOMEM && p->made)
+		return mb_run_fail(run, err, "cannot fork %u sleeping processes: after %u, MemAvailable was %llu MiB, under the %llu MiB kept free (about %llu KiB each)",
+				   a->nr_procs, p->made, (unsigned long long)(p->avail >> 20),
+				   LS_TRACE_MEM_FLOOR >> 20,
+				   (unsigned long long)(p->avail0 > p->avail ?
+							(p->avail0 - p->avail) / p->made >> 10 : 0));
+	return mb_run_fail(run, err, "cannot fork %u sleeping processes (%u forked): %s",
+			   a->nr_procs, p->made, strerror(-err));
+}
+
 static int ls_trace_setup(struct mb_run *run)
 {
 	const struct ls_trace_args *a = run->args;
@@ -95,10 +116,10 @@ static int ls_trace_setup(struct mb_run *run)
 	st->ticks_last = -1;
 	/* As the kernel's: the sleepers first, then the programs. */
 	err = ls_trace_procs_spawn(&st->procs, a->nr_procs,
-				   mb_trigger_arg(LS_TRACE_OP_GET, LS_TRACE_SLEEPER_SLOT));
+				   mb_trigger_arg(LS_TRACE_OP_GET, LS_TRACE_SLEEPER_SLOT),
+				   LS_TRACE_MEM_FLOOR);
 	if (err)
-		return mb_run_fail(run, err, "cannot fork %u sleeping processes: %s", a->nr_procs,
-				   strerror(-err));
+		return ls_trace_spawn_failed(run, &st->procs, err);
 	mb_info("Spun up %u procs (our pid %d)", a->nr_procs, (int)getpid());
 	err = ls_trace_load(run, st, ls_trace_no_gp());
 	if (err) {
@@ -125,40 +146,14 @@ static void ls_trace_measure(struct mb_run *run, struct mb_sample *s)
 	const struct ls_trace_args *a = run->args;
 	struct ls_trace_state *st = run->priv;
 	struct ls_trace_counts c;
-	long ticks;
+	long ticks = -1;
 
 	ls_trace_read(st, &c);
-	s->metric[LS_TRACE_M_GP] = (double)(c.gp_hits - st->last.gp_hits);
-	s->metric[LS_TRACE_M_GP_NS] = (double)(c.gp_ns - st->last.gp_ns);
-	s->metric[LS_TRACE_M_TICKS] = NAN;
+	if (a->kthread_pid && ls_trace_read_stime(a->kthread_pid, &ticks))
+		ticks = -1;
+	ls_trace_fill_sample(s, &st->last, &c, st->ticks_last, ticks);
 	st->last = c;
-	if (!a->kthread_pid || ls_trace_read_stime(a->kthread_pid, &ticks))
-		return;
-	if (st->ticks_last >= 0)
-		s->metric[LS_TRACE_M_TICKS] = (double)(ticks - st->ticks_last);
 	st->ticks_last = ticks;
-}
-
-/* What the measured samples saw. */
-struct ls_trace_totals {
-	uint64_t gp, ops;
-	int samples, without_gp, without_ticks;
-};
-
-static void ls_trace_totals(const struct mb_run *run, struct ls_trace_totals *t)
-{
-	memset(t, 0, sizeof(*t));
-	for (int i = 0; i < run->nr_samples; i++) {
-		const struct mb_sample *s = &run->samples[i];
-
-		if (s->warmup)
-			continue;
-		t->samples++;
-		t->gp += (uint64_t)s->metric[LS_TRACE_M_GP];
-		t->ops += s->total.ops;
-		t->without_gp += !(s->metric[LS_TRACE_M_GP] > 0);
-		t->without_ticks += isnan(s->metric[LS_TRACE_M_TICKS]);
-	}
 }
 
 /* extra: the run's set-up and the programs' counts behind the figures. */
@@ -192,22 +187,15 @@ static void ls_trace_check(struct mb_run *run, const struct ls_trace_state *st,
 {
 	const struct ls_trace_args *a = run->args;
 	struct ls_trace_counts c;
+	char why[512];
+	int err;
 
 	ls_trace_read(st, &c);
-	if (c.unexpected)
-		mb_run_fail(run, -EIO, "%llu grace periods ended without their start (%s before %s): the latencies cannot be trusted",
-			    (unsigned long long)c.unexpected, LS_TRACE_GP_END, LS_TRACE_GP_START);
-	else if (!t->ops)
-		mb_run_fail(run, -EIO, "the storage program made no storage in the producer (%llu get(F_CREATE) calls returned NULL)",
-			    (unsigned long long)c.get_fails);
-	else if (!st->gp_loaded)
-		mb_run_fail(run, -EIO, "no grace period was timed: the grace-period programs were left out (%s), so no figure is reported",
-			    LS_TRACE_NO_GP_ENV);
-	else if (!t->gp)
-		mb_run_fail(run, -EIO, "no RCU Tasks Trace grace period ended in the %d measured samples, although %llu storages were deleted: nothing to time",
-			    t->samples, (unsigned long long)t->ops);
-	if (run->status != MB_RUN_OK)
+	err = ls_trace_verdict(&c, t, st->gp_loaded, why, sizeof(why));
+	if (err) {
+		mb_run_fail(run, err, "%s", why);
 		return;
+	}
 	if (t->without_gp)
 		mb_run_warn(run, "%d of %d samples saw no grace period end: the figures are over the other %d",
 			    t->without_gp, t->samples, t->samples - t->without_gp);

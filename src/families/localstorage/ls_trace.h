@@ -16,6 +16,7 @@
 
 #include "core/bench.h"
 #include "drivers/trigger.h"
+#include "output/report.h"
 
 #define LS_TRACE_GP_START	"rcu_tasks_trace_pregp_step"
 #define LS_TRACE_GP_END		"rcu_tasks_trace_postgp"
@@ -35,10 +36,18 @@ struct ls_trace_args {
 	uint32_t kthread_pid;
 };
 
+/* Tasks kept free for the rest of the machine when --nr_procs is checked against the limits. */
+#define LS_TRACE_TASK_RESERVE	256
+/* The sleepers stop being forked when MemAvailable falls below this (a refusal, not an OOM). */
+#define LS_TRACE_MEM_FLOOR	(256ull << 20)
+#define LS_TRACE_MEM_EVERY	256	/* forks between two looks at MemAvailable */
+
 /* The sleeping processes, forked by ls_trace_procs_spawn(). */
 struct ls_trace_procs {
 	pid_t *pid;
 	uint32_t nr;		/* started and not yet reaped */
+	uint32_t made;		/* on -ENOMEM: how many were forked before the floor was hit */
+	uint64_t avail0, avail;	/* MemAvailable before the first fork and at the last look */
 };
 
 /* The programs' cumulative counts, as read at one moment. */
@@ -57,6 +66,12 @@ struct ls_trace_state {
 	long ticks_last;		/* the kthread's stime then, -1: not read */
 };
 
+/* What the measured samples saw. */
+struct ls_trace_totals {
+	uint64_t gp, ops;
+	int samples, without_gp, without_ticks;
+};
+
 /* Mean and sample standard deviation (Bessel), as the kernel's basic_stats. */
 struct ls_trace_stat {
 	double mean, stddev;
@@ -66,10 +81,18 @@ struct ls_trace_stat {
 /* ls_trace_procs.c */
 /*
  * Fork @nr sleepers: each dies with its parent (PR_SET_PDEATHSIG), names itself
- * LS_TRACE_SLEEPER_COMM and loops: sleep 0..3 s, getpgid(@arg). 0, or -errno with every one
- * already started reaped.
+ * LS_TRACE_SLEEPER_COMM and loops: sleep 0..3 s, getpgid(@arg). Every LS_TRACE_MEM_EVERY
+ * forks MemAvailable must stay above @floor bytes (0: not looked at). 0, or -errno (-ENOMEM:
+ * the floor, p->made says when) with every one already started reaped.
  */
-int ls_trace_procs_spawn(struct ls_trace_procs *p, uint32_t nr, uint64_t arg);
+int ls_trace_procs_spawn(struct ls_trace_procs *p, uint32_t nr, uint64_t arg, uint64_t floor);
+/* How many more tasks the kernel's limits leave, less LS_TRACE_TASK_RESERVE (0: none). */
+uint64_t ls_trace_procs_room(uint64_t pid_max, uint64_t threads_max, uint64_t tasks);
+/*
+ * The same for this machine now (kernel.pid_max, kernel.threads-max, the tasks in
+ * /proc/loadavg), and in @why those figures, for a refusal. 0 or -errno.
+ */
+int ls_trace_procs_limit(uint64_t *room, char *why, size_t len);
 /* Kill and reap every sleeper (idempotent). */
 void ls_trace_procs_reap(struct ls_trace_procs *p);
 
@@ -86,7 +109,20 @@ int ls_trace_parse_stime(const char *line, long *stime);
 /* The kthread's stime from /proc/@pid/stat: 0 or -errno. */
 int ls_trace_read_stime(uint32_t pid, long *stime);
 
-/* ls_trace_text.c: the kernel's lines, for the text style and the unit test. */
+/* ls_trace_check.c */
+/* @s's metrics from the counts read at its start and end (ticks < 0: not read, NaN). */
+void ls_trace_fill_sample(struct mb_sample *s, const struct ls_trace_counts *last,
+			  const struct ls_trace_counts *now, long ticks_last, long ticks_now);
+void ls_trace_totals(const struct mb_run *run, struct ls_trace_totals *t);
+/*
+ * Before a figure: no grace period ended out of order, the producer made storage, grace
+ * periods were timed. 0, or -EIO with the reason in @why.
+ */
+int ls_trace_verdict(const struct ls_trace_counts *c, const struct ls_trace_totals *t,
+		     bool gp_loaded, char *why, size_t len);
+
+/* ls_trace_text.c: the bench's text style, and the kernel's lines it prints. */
+extern const struct mb_text_style ls_trace_text;
 void ls_trace_print_iter(FILE *f, int iter, double gp_ns, double gp, double ticks, bool ticks_on);
 void ls_trace_print_summary(FILE *f, const struct ls_trace_stat *lat,
 			    const struct ls_trace_stat *ticks, bool ticks_on);

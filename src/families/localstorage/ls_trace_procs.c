@@ -6,8 +6,10 @@
  * sleeper is one more task that every RCU Tasks Trace grace period has to look at.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,6 +18,7 @@
 #include <sys/wait.h>
 
 #include "ls_trace.h"
+#include "sys/meminfo.h"
 
 /*
  * The sleeper's life, in the child of a threaded process: raw system calls only (no lock that
@@ -41,20 +44,41 @@ static void __attribute__((noreturn)) sleeper(pid_t parent, uint64_t arg)
 	}
 }
 
-int ls_trace_procs_spawn(struct ls_trace_procs *p, uint32_t nr, uint64_t arg)
+/* Whether MemAvailable is still above @floor (where it cannot be read: yes, the fork decides). */
+static bool mem_left(struct ls_trace_procs *p, uint64_t floor)
+{
+	uint64_t avail;
+
+	if (!floor || mb_mem_available(&avail))
+		return true;
+	if (!p->nr)
+		p->avail0 = avail;
+	p->avail = avail;
+	return avail >= floor;
+}
+
+int ls_trace_procs_spawn(struct ls_trace_procs *p, uint32_t nr, uint64_t arg, uint64_t floor)
 {
 	pid_t parent = getpid();
 
 	p->nr = 0;
+	p->made = 0;
 	p->pid = calloc(nr, sizeof(*p->pid));
 	if (!p->pid)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < nr; i++) {
-		pid_t pid = fork();
+		pid_t pid;
 
+		if (!(i % LS_TRACE_MEM_EVERY) && !mem_left(p, floor)) {
+			p->made = i;
+			ls_trace_procs_reap(p);
+			return -ENOMEM;
+		}
+		pid = fork();
 		if (pid < 0) {
 			int err = -errno;
 
+			p->made = i;
 			ls_trace_procs_reap(p);
 			return err;
 		}
@@ -75,4 +99,43 @@ void ls_trace_procs_reap(struct ls_trace_procs *p)
 	free(p->pid);
 	p->pid = NULL;
 	p->nr = 0;
+}
+
+uint64_t ls_trace_procs_room(uint64_t pid_max, uint64_t threads_max, uint64_t tasks)
+{
+	uint64_t lim = pid_max < threads_max ? pid_max : threads_max;
+
+	return lim > tasks + LS_TRACE_TASK_RESERVE ? lim - tasks - LS_TRACE_TASK_RESERVE : 0;
+}
+
+/* The number @fmt scans from file @path. */
+static int read_u64(const char *path, const char *fmt, uint64_t *v)
+{
+	FILE *f = fopen(path, "re");
+	int n;
+
+	if (!f)
+		return -errno;
+	n = fscanf(f, fmt, v);
+	fclose(f);
+	return n == 1 ? 0 : -EINVAL;
+}
+
+int ls_trace_procs_limit(uint64_t *room, char *why, size_t len)
+{
+	uint64_t pid_max, threads_max, tasks;
+	int err;
+
+	err = read_u64("/proc/sys/kernel/pid_max", "%" SCNu64, &pid_max);
+	if (!err)
+		err = read_u64("/proc/sys/kernel/threads-max", "%" SCNu64, &threads_max);
+	/* /proc/loadavg: "0.10 0.20 0.30 RUNNING/TASKS LASTPID" */
+	if (!err)
+		err = read_u64("/proc/loadavg", "%*s %*s %*s %*u/%" SCNu64, &tasks);
+	if (err)
+		return err;
+	*room = ls_trace_procs_room(pid_max, threads_max, tasks);
+	snprintf(why, len, "kernel.pid_max %" PRIu64 ", kernel.threads-max %" PRIu64 ", %" PRIu64 " tasks running, %d kept free",
+		 pid_max, threads_max, tasks, LS_TRACE_TASK_RESERVE);
+	return 0;
 }

@@ -73,6 +73,10 @@ check "no program left" [ "$(progs)" -eq "$progs_before" ]
 
 expect_usage "--nr_procs 0: must be 1..150000" "$B" --nr_procs 0
 expect_usage "--nr_procs 150001: must be 1..150000" "$B" --nr_procs 150001
+# More sleepers than the kernel's task limits leave: refused before any fork, with the limits.
+if [ "$(cat /proc/sys/kernel/pid_max)" -lt 150000 ]; then
+	expect_usage "kernel.pid_max $(cat /proc/sys/kernel/pid_max)" "$B" --nr_procs 150000
+fi
 expect_usage "--kthread_pid 4194305: must be 0..4194304" "$B" --kthread_pid 4194305
 expect_usage "--kthread_pid 4194304: must be 0 (none) or a running task's pid" "$B" \
 	--kthread_pid 4194304
