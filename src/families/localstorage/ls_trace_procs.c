@@ -31,6 +31,9 @@ static void __attribute__((noreturn)) sleeper(pid_t parent, uint64_t arg)
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(1);	/* the parent died before the line above: nothing to wait for */
 	prctl(PR_SET_NAME, LS_TRACE_SLEEPER_COMM, 0, 0, 0);
+	/* mapbench's handlers only set a flag: a sleeper told to stop stops. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	for (;;) {
 		struct timespec ts = { 0 };
 
