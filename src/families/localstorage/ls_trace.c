@@ -89,15 +89,19 @@ static int ls_trace_probe(struct mb_run *run)
 static int ls_trace_spawn_failed(struct mb_run *run, const struct ls_trace_procs *p, int err)
 {
 	const struct ls_trace_args *a = run->args;
+	unsigned long long each;
 
-	if (err == -ENOMEM && p->made)
-		return mb_run_fail(run, err, "cannot fork %u sleeping processes: after %u, MemAvailable was %llu MiB, under the %llu MiB kept free (about %llu KiB each)",
-				   a->nr_procs, p->made, (unsigned long long)(p->avail >> 20),
-				   LS_TRACE_MEM_FLOOR >> 20,
-				   (unsigned long long)(p->avail0 > p->avail ?
-							(p->avail0 - p->avail) / p->made >> 10 : 0));
-	return mb_run_fail(run, err, "cannot fork %u sleeping processes (%u forked): %s",
-			   a->nr_procs, p->made, strerror(-err));
+	if (err != -ENOMEM || !p->avail)
+		return mb_run_fail(run, err, "cannot fork %u sleeping processes (%u forked): %s",
+				   a->nr_procs, p->made, strerror(-err));
+	if (!p->made)
+		return mb_run_fail(run, err, "cannot fork %u sleeping processes: MemAvailable is %llu MiB, under the %llu MiB kept free",
+				   a->nr_procs, (unsigned long long)(p->avail >> 20),
+				   LS_TRACE_MEM_FLOOR >> 20);
+	each = p->avail0 > p->avail ? (p->avail0 - p->avail) / p->made >> 10 : 0;
+	return mb_run_fail(run, err, "cannot fork %u sleeping processes: after %u, MemAvailable was %llu MiB, under the %llu MiB kept free (about %llu KiB each)",
+			   a->nr_procs, p->made, (unsigned long long)(p->avail >> 20),
+			   LS_TRACE_MEM_FLOOR >> 20, each);
 }
 
 static int ls_trace_setup(struct mb_run *run)
