@@ -46,8 +46,9 @@ else
 		'.results[0].extra | .grace_periods > 0 and .gp_unexpected == 0'
 fi
 
-# Without the grace-period programs: sleepers up while it runs, then exit 1 with no figure.
-MAPBENCH_LS_TRACE_NO_GP=1 "$MB" -w0 -d20 --interval_ms 100 --format json -o "$TMP/nogp.json" \
+# Without the grace-period programs, a long run (30 s) interrupted once its sleepers are up and
+# it has sampled: exit 130, every sleeper reaped.
+MAPBENCH_LS_TRACE_NO_GP=1 "$MB" -w0 -d300 --interval_ms 100 --format json -o "$TMP/nogp.json" \
 	"$B" --nr_procs 12 >"$OUT" 2>"$ERR" &
 pid=$!
 wait_for "12 sleepers up during the run" $pid sleepers_are 12 $pid
