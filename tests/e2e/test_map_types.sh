@@ -64,6 +64,13 @@ check "map-mem: a row without error for every type created here (wrong: ${bad:-n
 jq_check "--map-types: map-mem is the memory row of every type created here" "$DOC" \
 	'all(.map_types[] | select(.created); .memory == ["map-mem"])'
 
+# Named types made from a recipe take its sizes; one the kernel lacks ends the run (77).
+expect_usage "--key_size 8: queue maps are made from their recipe" map-mem --map_type queue --key_size 8
+if [ "$(jq '.map_types[] | select(.name == "insn_array") | .on_kernel' "$DOC")" = false ]; then
+	expect_rc 77 "map-mem --map_type insn_array: not on this kernel" map-mem --map_type insn_array
+	check "  said in one line" grep -q "insn_array: not on this kernel" "$ERR"
+fi
+
 expect_usage "--format csv: must be text or json" --map-types --format csv
 expect_usage "takes no bench names" --map-types map-lookup
 finish

@@ -88,13 +88,33 @@ uint64_t mm_other_types(void)
 
 int mm_other_validate(struct mb_run *run, const struct mb_map_recipe *r)
 {
-	static const char *const fixed[] = { "key_size", "value_size", "map_flags" };
+	const struct map_mem_args *a = run->args;
+	char v[64] = "";
 
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
-		if (mb_run_opt_given(run, fixed[i]))
-			return mb_run_usage(run, "--%s: %s maps are made from their recipe (key %u, value %u bytes, flags 0x%x; mapbench --map-types): leave it out",
-					    fixed[i], r->name, r->key_size, r->value_size,
-					    r->flags);
+	if (mb_run_opt_given(run, "key_size"))
+		snprintf(v, sizeof(v), "--key_size %u", a->key_size);
+	else if (mb_run_opt_given(run, "value_size"))
+		snprintf(v, sizeof(v), "--value_size %u", a->value_size);
+	else if (mb_run_opt_given(run, "map_flags"))
+		snprintf(v, sizeof(v), "--map_flags 0x%x", a->map_flags);
+	if (v[0])
+		return mb_run_usage(run, "%s: %s maps are made from their recipe (key %u, value %u bytes, flags 0x%x; mapbench --map-types): leave it out, or measure %s apart",
+				    v, r->name, r->key_size, r->value_size, r->flags, r->name);
+	return 0;
+}
+
+int mm_other_present(struct mb_run *run, struct mm_state *st)
+{
+	const struct map_mem_args *a = run->args;
+
+	for (int i = 0; mb_map_recipes[i].name; i++) {
+		const struct mb_map_recipe *r = &mb_map_recipes[i];
+
+		if (!(a->types & mm_other_bit(r)) || mm_other_value(st, r->name) >= 0)
+			continue;
+		return mb_run_skip(run, "--map_type %s: not on this kernel (%s)", r->name,
+				   r->since ? r->since : "its BTF does not name it");
+	}
 	return 0;
 }
 

@@ -27,6 +27,8 @@ uint64_t mm_other_bit(const struct mb_map_recipe *r);
 uint64_t mm_other_types(void);
 /* Named types take their recipe's sizes and flags: those options are refused. 0 or exit 2. */
 int mm_other_validate(struct mb_run *run, const struct mb_map_recipe *r);
+/* Named types (not "all") this kernel lacks: a skip naming the first. 0 or its status. */
+int mm_other_present(struct mb_run *run, struct mm_state *st);
 /* Its enum value on this kernel (the kernel's BTF, read once), or -1: not there. */
 int mm_other_value(struct mm_state *st, const char *name);
 /*
