@@ -162,7 +162,9 @@ static struct mb_json *row_json(const struct mb_coverage_row *r)
 	mb_json_set_bool(o, "on_kernel", p->value >= 0);
 	mb_json_set(o, "recipe", recipe_json(p->recipe));
 	mb_json_set_bool(o, "created", !p->err);
-	mb_json_set(o, "errno", p->err ? mb_json_number(-p->err) : mb_json_null());
+	/* The errno of a creation tried: none for a type not on the kernel or without recipe. */
+	mb_json_set(o, "errno", p->err && p->value >= 0 && p->recipe ? mb_json_number(-p->err) :
+		    mb_json_null());
 	mb_json_set(o, "why_not_created", p->err ? mb_json_string(p->why) : mb_json_null());
 	mb_json_set(o, "benches", name_array(r->benches, r->nr_benches));
 	mb_json_set(o, "memory", name_array(r->memory, r->nr_memory));

@@ -254,7 +254,7 @@ void mb_map_recipe_explain(const struct mb_map_recipe *r, int err, char *buf, si
 
 	switch (-err) {
 	case EPERM:
-		snprintf(buf, len, "EPERM: creating maps needs CAP_BPF (or root) here");
+		snprintf(buf, len, "EPERM: creating maps needs CAP_BPF (or root), or a BPF token of a delegating bpffs, which mapbench does not use");
 		break;
 	case EINVAL:
 		snprintf(buf, len, "EINVAL: the kernel refused the minimal map%s%s",

@@ -246,9 +246,28 @@ static void test_percpu_values(void **state)
 	mm_layout_free(&l);
 }
 
+/* Types made from their recipe: fixed sizes one row, capped ones at the cap, rings rounded. */
+static void test_layout_size(void **state)
+{
+	struct mb_map_type_info ti = { .name = "x" };
+	struct mm_layout l = { .t = &ti };
+
+	(void)state;
+	assert_int_equal(mm_layout_size(&l, 1000), 1000);
+	l.max_cap = 256;
+	assert_int_equal(mm_layout_size(&l, 1000), 256);
+	assert_int_equal(mm_layout_size(&l, 100), 100);
+	l.fixed = true;
+	l.fixed_entries = 0;
+	assert_int_equal(mm_layout_size(&l, 1000), 0);
+	ti.ring = true;
+	assert_int_equal(mm_layout_size(&l, 1), mm_ring_size(1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_layout_size),
 		cmocka_unit_test(test_map_types),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_flags_and_ranges),
