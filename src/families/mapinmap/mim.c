@@ -184,6 +184,7 @@ const struct mb_bench mb_bench_map_in_map_replace = {
 	.opts = mim_opts,
 	.args_size = sizeof(struct mim_args),
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,
+	.map_types = mim_outer_names,
 	.text = &mim_text,
 	.setup = mim_setup,
 	.run_once = mim_run_once,
