@@ -8,12 +8,13 @@ const char *const ls_storage_names[MB_OWNER_NR + 1] = {
 	[MB_OWNER_NR] = NULL,
 };
 
+const char *const ls_storage_types[MB_OWNER_NR + 1] = {
+	[MB_OWNER_TASK] = "task_storage", [MB_OWNER_SOCK] = "sk_storage",
+	[MB_OWNER_CGRP] = "cgrp_storage", [MB_OWNER_INODE] = "inode_storage",
+	[MB_OWNER_NR] = NULL,
+};
+
 const char *ls_storage_type(enum mb_owner_kind kind)
 {
-	static const char *const types[MB_OWNER_NR] = {
-		[MB_OWNER_TASK] = "task_storage", [MB_OWNER_SOCK] = "sk_storage",
-		[MB_OWNER_CGRP] = "cgrp_storage", [MB_OWNER_INODE] = "inode_storage",
-	};
-
-	return (unsigned int)kind < MB_OWNER_NR ? types[kind] : "?";
+	return (unsigned int)kind < MB_OWNER_NR ? ls_storage_types[kind] : "?";
 }

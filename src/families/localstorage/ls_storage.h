@@ -12,7 +12,13 @@
 /* --storage's choices, by owner kind: "task", "sk", "cgrp", "inode", NULL. */
 extern const char *const ls_storage_names[];
 
-/* The storage map type whose owners are @kind: "task_storage", "sk_storage", ...; "?": none. */
+/*
+ * The storage map types, by owner kind: "task_storage", "sk_storage", "cgrp_storage",
+ * "inode_storage", NULL (a bench's .map_types where it takes any of them).
+ */
+extern const char *const ls_storage_types[];
+
+/* The storage map type whose owners are @kind: ls_storage_types[kind]; "?": none. */
 const char *ls_storage_type(enum mb_owner_kind kind);
 
 #endif
