@@ -21,4 +21,6 @@ const struct mb_family mb_family_localstorage = {
 		&mb_bench_ls_create_delete, &mb_bench_ls_sk_get, &mb_bench_ls_sk_create_delete,
 		&mb_bench_ls_syscall, &mb_bench_ls_owners, &mb_bench_ls_tasks_trace, NULL,
 	},
+	/* A task's storage, one map: the cost of a get that hits the owner's cache. */
+	.suite = (const struct mb_suite_entry[]){ { .bench = "local-storage-get" }, { .bench = NULL } },
 };
