@@ -19,6 +19,7 @@
 struct plot_args {
 	const char *x, *lines, *metric, *bench, *title;
 	struct mb_cli_list where;
+	bool overlay;
 };
 
 static const struct mb_opt plot_opts[] = {
@@ -30,6 +31,8 @@ static const struct mb_opt plot_opts[] = {
 			  "y: throughput, latency, auto, or a summary key (total, metrics.NAME)"),
 	MB_OPT_STRING_DEF("bench", struct plot_args, bench, NULL, "NAME[,NAME]",
 			  "Panels to draw (default: one per bench of the sweep)"),
+	MB_OPT_FLAG_DEF("overlay", struct plot_args, overlay,
+			"Every bench in one panel, a line per bench (and per --lines value)"),
 	MB_OPT_STRING_DEF("title", struct plot_args, title, NULL, "TEXT", "Title of the chart"),
 	MB_OPT_CUSTOM_DEF("where", struct plot_args, where, NULL, mb_cli_list_add,
 			  mb_cli_list_format, NULL, "NAME=VALUE",
@@ -54,8 +57,9 @@ static void usage(FILE *f)
 		"Draws, with gnuplot, the output of mapbench sweep as a line chart (x: a swept\n"
 		"parameter, on a log scale when its values span two decades or more; y: the metric's\n"
 		"mean with its standard deviation as error bars; one line per value of a second\n"
-		"parameter; one panel per bench; other swept parameters held at one value), or the JSON\n"
-		"of mapbench compare as a bar chart of the relative changes, coloured by verdict.\n"
+		"parameter; one panel per bench, or one for all with --overlay; other swept\n"
+		"parameters held at one value), or the JSON of mapbench compare as a bar chart of the\n"
+		"relative changes, coloured by verdict.\n"
 		"The chart is written atomically; the format follows the -o suffix.\n"
 		"\n"
 		"Options:\n");
@@ -200,6 +204,7 @@ int mb_cmd_plot(int argc, char **argv)
 	po.metric = args.metric;
 	po.benches = args.bench;
 	po.title = args.title;
+	po.overlay = args.overlay;
 	for (int i = 0; i < args.where.nr; i++)
 		po.where[po.nr_where++] = args.where.items[i];
 	doc = mb_doc_load(cli.names[0], &kind, err, sizeof(err));

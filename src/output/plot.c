@@ -579,31 +579,48 @@ static bool line_drawn(const struct sweep_chart *c, int b, size_t lv)
 	return false;
 }
 
-/* The panel of bench @b: its title, with the held values, and each line that has a point. */
-static void write_panel(FILE *f, const struct sweep_chart *c, int b, const struct mb_plot_opts *o)
+/*
+ * Each line of bench @b that has a point, after *@first's "plot " (or a comma): titled by the
+ * --lines value, the metric when there is one line, and the bench's name first in an overlay.
+ */
+static void write_lines(FILE *f, const struct sweep_chart *c, int b, bool overlay, bool *first)
 {
-	char title[1200], val[256], t[300];
-	bool first = true;
+	char val[256], t[600];
 
-	snprintf(title, sizeof(title), "%s%s%s", c->nb == 1 && o->title ? o->title : c->benches[b],
-		 c->sub[0] ? "\n" : "", c->sub);
-	fputs("set title ", f);
-	gp_str(f, title);
-	fputs("\nplot ", f);
 	for (size_t lv = 0; lv < nr_lines(c); lv++) {
 		if (!line_drawn(c, b, lv))
 			continue;
 		fprintf(f, "%s$D%d_%zu using 1:2:3 with yerrorlines lw 1.5 title ",
-			first ? "" : ", \\\n     ", b, lv);
-		if (c->l.param < 0) {
-			gp_str(f, c->m.label);
-		} else {
+			*first ? "" : ", \\\n     ", b, lv);
+		if (c->l.param >= 0) {
 			mb_json_scalar_text(mb_json_at(c->l.values, lv), val, sizeof(val));
-			snprintf(t, sizeof(t), "%s=%s", c->l.name, val);
-			gp_str(f, t);
+			snprintf(t, sizeof(t), "%s%s%s=%s", overlay ? c->benches[b] : "",
+				 overlay ? ", " : "", c->l.name, val);
+		} else {
+			snprintf(t, sizeof(t), "%s", overlay ? c->benches[b] : c->m.label);
 		}
-		first = false;
+		gp_str(f, t);
+		*first = false;
 	}
+}
+
+/*
+ * A panel: its title, with the held values, and each line that has a point: of bench @b, or
+ * of every bench (@b < 0, --overlay).
+ */
+static void write_panel(FILE *f, const struct sweep_chart *c, int b, const struct mb_plot_opts *o)
+{
+	const char *name = b < 0 ? "" : c->benches[b];
+	char title[1200];
+	bool first = true;
+
+	snprintf(title, sizeof(title), "%s%s%s", (b < 0 || c->nb == 1) && o->title ? o->title : name,
+		 c->sub[0] && (o->title || b >= 0) ? "\n" : "", c->sub);
+	fputs("set title ", f);
+	gp_str(f, title);
+	fputs("\nplot ", f);
+	for (int k = b < 0 ? 0 : b; k < (b < 0 ? c->nb : b + 1); k++)
+		write_lines(f, c, k, b < 0, &first);
 	if (first)
 		fputs("NaN notitle", f);
 	fputc('\n', f);
@@ -613,7 +630,7 @@ static int sweep_script(FILE *f, const struct mb_json *doc, const struct mb_plot
 			char *err, size_t errlen)
 {
 	struct sweep_chart c;
-	int rows, cols;
+	int rows, cols, panels;
 
 	if (plan_sweep_chart(&c, doc, o, err, errlen))
 		return -EINVAL;
@@ -622,11 +639,12 @@ static int sweep_script(FILE *f, const struct mb_json *doc, const struct mb_plot
 			 c.sub);
 		return -EINVAL;
 	}
-	cols = c.nb > 1 ? 2 : 1;
-	rows = (c.nb + cols - 1) / cols;
+	panels = o->overlay ? 1 : c.nb;
+	cols = panels > 1 ? 2 : 1;
+	rows = (panels + cols - 1) / cols;
 	terminal(f, o->term, PANEL_W * cols + 160, PANEL_H * rows);
 	fputs("set key outside right top\nset pointsize 0.8\nset bars small\n", f);
-	if (c.nb > 1 || o->title) {
+	if (panels > 1 || o->title) {
 		fputs("set multiplot layout ", f);
 		fprintf(f, "%d,%d title ", rows, cols);
 		gp_str(f, o->title ? o->title : "mapbench sweep");
@@ -636,9 +654,9 @@ static int sweep_script(FILE *f, const struct mb_json *doc, const struct mb_plot
 	fputs("set ylabel ", f);
 	gp_str(f, c.m.label);
 	fputs("\nset yrange [0:*]\n", f);
-	for (int b = 0; b < c.nb; b++)
-		write_panel(f, &c, b, o);
-	if (c.nb > 1 || o->title)
+	for (int b = 0; b < panels; b++)
+		write_panel(f, &c, o->overlay ? -1 : b, o);
+	if (panels > 1 || o->title)
 		fputs("unset multiplot\n", f);
 	return 0;
 }

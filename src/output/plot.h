@@ -8,6 +8,7 @@
 #ifndef MB_PLOT_H
 #define MB_PLOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "doc.h"
@@ -29,6 +30,7 @@ struct mb_plot_opts {
 	const char *metric;	/* throughput, latency, auto, a summary key, metrics.NAME */
 	const char *benches;	/* comma-separated panels to draw (NULL: every bench) */
 	const char *title;
+	bool overlay;		/* one panel: every bench's lines together */
 	const char *where[MB_PLOT_MAX_WHERE];	/* NAME=VALUE: fixes another swept parameter */
 	int nr_where;
 };

@@ -132,6 +132,52 @@ static void test_line_chart(void **state)
 	mb_json_free(doc);
 }
 
+/* --overlay: two benches' lines in one panel, each titled by its bench; without it, 2 panels. */
+static void test_overlay(void **state)
+{
+	char results[4096] = "", points[4096] = "", *text, err[256], *s;
+	struct mb_plot_opts o = { .term = MB_PLOT_SVG, .metric = "latency", .overlay = true };
+	size_t r = 0, p = 0;
+	enum mb_doc_kind kind;
+	struct mb_json *doc;
+	int idx = 0;
+
+	(void)state;
+	for (int b = 0; b < 2; b++) {
+		for (int x = 1; x <= 2; x++, idx++) {
+			r += (size_t)snprintf(results + r, sizeof(results) - r, "%s", idx ? "," : "");
+			r += (size_t)summary(results + r, sizeof(results) - r, 1e6, 10 * x + b, 0);
+			p += (size_t)snprintf(points + p, sizeof(points) - p,
+				"%s{\"bench\": \"%s\", \"round\": 1, \"values\": {\"x\": %d}, \"result\": %d}",
+				idx ? "," : "", b ? "bench-two" : "bench-one", x, idx);
+		}
+	}
+	assert_true(asprintf(&text,
+		"{\"schema_version\": 1, \"context\": {\"tool\": \"mapbench\"}, \"results\": [%s],"
+		" \"sweep\": {\"params\": [{\"name\": \"x\", \"values\": [1, 2]}],"
+		" \"points\": [%s], \"plot\": {\"x\": null, \"lines\": null, \"metric\": null}}}",
+		results, points) > 0);
+	doc = mb_doc_parse(text, strlen(text), &kind, err, sizeof(err));
+	free(text);
+	if (!doc)
+		fail_msg("%s", err);
+	s = script(doc, MB_DOC_RESULTS, &o, err, sizeof(err));
+	if (!s)
+		fail_msg("%s", err);
+	assert_null(strstr(s, "multiplot"));
+	assert_non_null(strstr(s, "$D0_0 using 1:2:3 with yerrorlines lw 1.5 title \"bench-one\""));
+	assert_non_null(strstr(s, "$D1_0 using 1:2:3 with yerrorlines lw 1.5 title \"bench-two\""));
+	assert_non_null(strstr(s, "$D1_0 << EOD\n1 11 0\n2 21 0\n"));
+	free(s);
+	o.overlay = false;
+	s = script(doc, MB_DOC_RESULTS, &o, err, sizeof(err));
+	assert_non_null(s);
+	assert_non_null(strstr(s, "set multiplot layout 1,2"));
+	assert_non_null(strstr(s, "set title \"bench-two\""));
+	free(s);
+	mb_json_free(doc);
+}
+
 static void test_categories(void **state)
 {
 	struct mb_json *doc = sweep_doc("[\"v0\", \"v1\", \"v2\"]", false);
@@ -230,6 +276,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_line_chart),
+		cmocka_unit_test(test_overlay),
 		cmocka_unit_test(test_categories),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_bar_chart),

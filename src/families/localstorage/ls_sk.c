@@ -27,6 +27,7 @@
 #include "sys/probe.h"
 #include "util/json.h"
 #include "ls_inner.h"
+#include "ls_storage.h"
 #include "ls_sk.skel.h"
 #include "ls_sk_shared.h"
 #include "ls_types.h"
@@ -35,10 +36,17 @@
 extern const struct mb_bench mb_bench_ls_sk_get, mb_bench_ls_sk_create_delete;
 
 struct ls_sk_args {
+	int storage;		/* enum mb_owner_kind: sk; the others are local-storage-get's */
 	uint32_t nr_maps;
 };
 
+/*
+ * --storage as local-storage-get's, so that one sweep of both benches over storage=task,sk,cgrp
+ * gives every type's curve (each bench skips the types the other times).
+ */
 static const struct mb_opt ls_sk_opts[] = {
+	MB_OPT_ENUM_DEF("storage", struct ls_sk_args, storage, "sk", ls_storage_names,
+			"Whose storage: sk (the producer's socket); task, cgrp and inode are skipped (local-storage-get times them)"),
 	MB_OPT_U32_DEF("nr_maps", struct ls_sk_args, nr_maps, "1", 1, LS_MAX_MAPS, "N",
 		       "Storage maps per socket, taken in turn by the gets (the socket's cache holds 16)"),
 	MB_OPT_END,
@@ -111,6 +119,11 @@ static int ls_sk_setup(struct mb_run *run)
 	if (!st)
 		return mb_run_fail(run, -ENOMEM, "out of memory");
 	run->priv = st;
+	if (a->storage != MB_OWNER_SOCK)
+		return mb_run_skip(run, "--storage %s: this bench times a socket's storage in the socket's own program; %s times the others",
+				   ls_storage_names[a->storage],
+				   op_of(run) == LS_SK_OP_GET ? "local-storage-get" :
+				   "local-storage-create-delete");
 	st->trig.kind = MB_TRIGGER_KIND_SOCKET;
 	st->rt = calloc((size_t)run->nr_producers, sizeof(*st->rt));
 	if (!st->rt)

@@ -52,16 +52,13 @@ jq_check "$C: JSON extra: the pair, the attach point, the round trip" "$TMP/cd.j
 expect_usage "$C: --nr_maps 1001: must be 1..1000" $C --nr_maps 1001
 
 # The figures of the JSON and the CSV are those the text printed.
-expect_rc 0 "$B: JSON with its text" "${FAST[@]}" $B --nr_maps 17 --format json -o "$TMP/f.json"
-cp "$OUT" "$TMP/f.json.txt"
-check "JSON figures are the text's" figures \
-	"$TMP/f.json.txt" "$TMP/f.json"
-expect_rc 0 "$B: CSV with its text" "${FAST[@]}" $B --nr_maps 17 --format csv -o "$TMP/f.csv"
-cp "$OUT" "$TMP/f.csv.txt"
-check "CSV figures are the text's" figures \
-	"$TMP/f.csv.txt" "$TMP/f.csv"
+expect_rc 0 "$B: JSON and CSV with its text" "${FAST[@]}" $B --nr_maps 17 -o "$TMP/f.json" \
+	-o "$TMP/f.csv"
+check "JSON figures are the text's" figures "$OUT" "$TMP/f.json"
+check "CSV figures are the text's" figures "$OUT" "$TMP/f.csv"
 expect_rc 0 "$B: CSV on stdout" "${FAST[@]}" $B --format csv
-check "CSV rows of its samples and summary" grep -qE "^$B,nr_maps=1,summary,.*,throughput," "$OUT"
+check "CSV rows of its samples and summary" \
+	grep -qE "^$B,storage=sk;nr_maps=1,summary,.*,throughput," "$OUT"
 
 # A kernel without tp_btf on sock_recv_length (the env stands in): alone, one sentence, 77.
 MAPBENCH_REFUSE_TRIGGER=sock_recv expect_rc 77 "refused attach point: skipped" $B
@@ -69,6 +66,15 @@ check "the skip's sentence names the attach point" \
 	grep -q "skipped: .*reached from a tp_btf program on sock_recv_length, which this kernel does not accept" "$ERR"
 check "local-storage-get --storage sk points here" bash -c \
 	"'$MB' local-storage-get --storage sk 2>&1 | grep -q 'use local-storage-sk-get or local-storage-sk-create-delete'"
+# The other storage types are local-storage-get's: each bench skips the other's (one sweep over
+# storage=task,sk,cgrp runs each type once), and nothing is made first.
+expect_rc 77 "--storage task: skipped" -w0 -d1 $B --storage task
+check "the skip names the bench that times it" \
+	grep -q "skipped: --storage task: .*local-storage-get times the others" "$ERR"
+expect_rc 77 "create-delete --storage cgrp: skipped" -w0 -d1 $C --storage cgrp
+check "the skip names the bench that times it" \
+	grep -q "skipped: --storage cgrp: .*local-storage-create-delete times the others" "$ERR"
+expect_usage "$B: --storage x" $B --storage x
 
 expect_usage "$B: --nr_maps 0: must be 1..1000" $B --nr_maps 0
 expect_usage "$B: --nr_maps 1001: must be 1..1000" $B --nr_maps 1001
