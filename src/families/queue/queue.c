@@ -53,8 +53,8 @@ const struct qu_bench_info *qu_info(enum qu_bench b)
 
 static const struct mb_opt qu_opts[] = {
 	QU_OPTS_COMMON,
-	MB_OPT_NR_ENTRIES(struct qu_args, nr_entries, "5000", 0, QU_ENTRIES_MAX,
-			  "the level the ops start from, at most --max_entries (push: below it; pop, peek: 1 or more)"),
+	MB_OPT_NR_ENTRIES(struct qu_args, nr_entries, NULL, 0, QU_ENTRIES_MAX,
+			  "the level the ops start from, at most --max_entries (push: below it; pop, peek: 1 or more); by default half of --max_entries"),
 	MB_OPT_END,
 };
 
@@ -92,6 +92,13 @@ static int qu_validate(struct mb_run *run, enum qu_bench b)
 	case QU_PEEK_EMPTY:
 		a->nr_entries = 0;
 		return 0;
+	default:
+		break;
+	}
+	/* Half full by default; a pop or a peek needs one entry even in a map of one. */
+	if (!mb_run_opt_given(run, "nr_entries"))
+		a->nr_entries = b == QU_PUSH || b == QU_PUSH_POP ? max / 2 : (max + 1) / 2;
+	switch (b) {
 	case QU_PUSH:
 	case QU_PUSH_POP:
 		if (a->nr_entries >= max)
