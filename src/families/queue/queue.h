@@ -82,7 +82,7 @@ struct qu_state {
 	struct bpf_program *progs[QU_P_NR];	/* of the run's type; NULL: not loaded */
 	int map_fd;
 	uint64_t checked;		/* values the round trip checked */
-	uint64_t resets;		/* rounds: the map brought back to its level */
+	uint64_t resets;		/* rounds of the run: the map brought back to its level */
 	uint64_t left;			/* entries popped and checked at the end */
 	struct mb_counters done;	/* the producer's ops, failures, errors at its end */
 	uint64_t cpu_ns;		/* syscall path: the producer's CPU time in its ops */

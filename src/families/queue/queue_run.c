@@ -32,6 +32,7 @@ static int qu_on_ret(struct mb_run *run, struct mb_producer *p, uint32_t ret, vo
 		return -EPROTO;
 	}
 	err = qu_reset(st, st->level, p->cpu);
+	st->resets++;
 	if (err)
 		mb_err("%s: cannot bring the map back to %u entries: %s", run->bench->name,
 		       st->level, strerror(-err));
@@ -97,6 +98,22 @@ static void qu_sys_count(struct mb_counters *c, int err, int want)
 	}
 }
 
+/* Syscalls one op makes: the hash map's pop is a lookup and a delete, its overwrite two. */
+static uint64_t qu_sys_calls(const struct qu_state *st)
+{
+	bool hash = st->args->map_type == QU_HASH;
+
+	switch (st->bench) {
+	case QU_POP:
+	case QU_PUSH_OVERWRITE:
+		return hash ? 2 : 1;
+	case QU_PUSH_POP:
+		return hash ? 3 : 2;
+	default:
+		return 1;
+	}
+}
+
 /* Whether the op just done ended a round (filled or emptied the map). */
 static bool qu_sys_round(const struct qu_state *st)
 {
@@ -122,11 +139,12 @@ static int qu_sys_producer(struct mb_run *run, struct mb_producer *p)
 				uint64_t w = mb_now_ns(), t = qu_cpu_ns();
 
 				err = qu_reset(st, st->level, p->cpu);
+				st->resets++;
 				out += qu_cpu_ns() - t;
 				c.excluded_ns += mb_now_ns() - w;
 			}
 		}
-		c.calls = c.ops;
+		c.calls = c.ops * qu_sys_calls(st);
 		__atomic_add_fetch(&st->cpu_ns, qu_cpu_ns() - t0 - out, __ATOMIC_RELEASE);
 		mb_producer_publish(p, &c);
 	}

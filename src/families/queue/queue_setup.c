@@ -22,6 +22,8 @@
 
 /* The slot of the untimed pushes and pops (the producer's is 0). */
 #define QU_RESET_SLOT		1
+/* Pushes or pops of one reset call. */
+#define QU_RESET_CHUNK		(1u << 22)
 /* Values the round trip sends each way (at most the capacity). */
 #define QU_ROUND_TRIP		64
 
@@ -92,25 +94,37 @@ static int qu_load(struct mb_run *run, struct qu_state *st)
 	return 0;
 }
 
-int qu_reset(struct qu_state *st, uint32_t level, int cpu)
+/* One call of the reset slot: @n pushes or pops, each of which must succeed. */
+static int qu_reset_call(struct qu_state *st, bool push, uint64_t n, int cpu)
 {
 	struct mb_slot *slot = &st->skel->bss->mb_slots[QU_RESET_SLOT];
-	uint64_t now = qu_level(st), errors = slot->errors, misses = slot->misses;
-	struct bpf_program *prog = now < level ? st->progs[QU_P_PUSH] : st->progs[QU_P_POP];
-	uint64_t n = now < level ? level - now : now - level;
-	int ret;
+	struct bpf_program *prog = st->progs[push ? QU_P_PUSH : QU_P_POP];
+	uint64_t errors = slot->errors, misses = slot->misses;
+	int ret = mb_kloop_call(bpf_program__fd(prog), QU_RESET_SLOT, n, cpu);
 
-	if (!n)
-		return 0;
-	ret = mb_kloop_call(bpf_program__fd(prog), QU_RESET_SLOT, n, cpu);
 	if (ret < 0)
 		return ret;
 	if (ret != MB_RET_OK && ret != MB_QU_RET_ROUND)
 		return -EPROTO;
 	/* Every push and pop of a reset must succeed, each pop with the value due. */
-	if (slot->errors != errors || slot->misses != misses || qu_level(st) != level)
-		return -EIO;
-	st->resets++;
+	return slot->errors != errors || slot->misses != misses ? -EIO : 0;
+}
+
+int qu_reset(struct qu_state *st, uint32_t level, int cpu)
+{
+	uint64_t now;
+
+	/* In calls the loop runs whole (may_goto's budget and bpf_loop's limit: 2^23). */
+	while ((now = qu_level(st)) != level) {
+		uint64_t n = now < level ? level - now : now - level;
+		int err = qu_reset_call(st, now < level, n < QU_RESET_CHUNK ? n : QU_RESET_CHUNK,
+					cpu);
+
+		if (err)
+			return err;
+		if (qu_level(st) == now)
+			return -EIO;
+	}
 	return 0;
 }
 
