@@ -3,10 +3,10 @@
  * Queue family: push, pop and peek on BPF_MAP_TYPE_QUEUE and BPF_MAP_TYPE_STACK, and on a
  * hash map used as a queue (--map_type hash: keys are sequence numbers, a head and a tail
  * counter say which to pop and which to push), timed in the in-kernel op loop or by syscalls
- * (--path). This file: the options, what each bench does and the descriptors, on top of
- * queue_setup.c (maps, programs, the round trip, the fill), queue_sys.c (the syscall ops),
- * queue_run.c (the producer, the check of the ops, the run's figures); queue_text.c writes
- * the text lines.
+ * (--path). This file: the options and the descriptors, on top of the family's layers
+ * (lowest first): queue_plan.c (what each bench does, the names), queue_sys.c (the syscall
+ * ops), queue_setup.c (maps, programs, the round trip, the fill, the resets), queue_run.c
+ * (the producer, the check of the ops, the run's figures); queue_text.c writes the lines.
  *
  * One producer: the map's level is kept by one thread, rounds refill or drain it, and each
  * op checks the value it takes against the one due, which two producers would interleave.
@@ -16,26 +16,6 @@
 #include "queue.h"
 #include "drivers/kloop.h"
 #include "maps/map_opts.h"
-
-const char *const qu_type_names[] = { "queue", "stack", "hash", NULL };
-const char *const qu_path_names[] = { "kernel", "syscall", NULL };
-
-static const struct qu_bench_info qu_infos[QU_BENCH_NR] = {
-	[QU_PUSH] = { QU_P_PUSH, false, "push (flags 0)" },
-	[QU_POP] = { QU_P_POP, false, "pop" },
-	[QU_PEEK] = { QU_P_PEEK, false, "peek" },
-	[QU_PUSH_POP] = { QU_P_PUSH_POP, false, "push (flags 0) then pop" },
-	[QU_PUSH_FULL] = { QU_P_PUSH, true, "push (flags 0) on a full map: -E2BIG" },
-	[QU_PUSH_OVERWRITE] = { QU_P_PUSH_EXIST, false,
-				"push with BPF_EXIST on a full map: drops the oldest" },
-	[QU_POP_EMPTY] = { QU_P_POP, true, "pop on an empty map: -ENOENT" },
-	[QU_PEEK_EMPTY] = { QU_P_PEEK, true, "peek on an empty map: -ENOENT" },
-};
-
-const struct qu_bench_info *qu_info(enum qu_bench b)
-{
-	return &qu_infos[b];
-}
 
 /* A queue of 2^24 entries of 4 KiB would be 64 GiB: the product is checked in validate. */
 #define QU_ENTRIES_MAX		(1u << 24)
@@ -117,6 +97,7 @@ static int qu_validate(struct mb_run *run, enum qu_bench b)
 
 #define QU_BENCH(_var, _name, _b, _opts, _desc)					\
 static int _var##_validate(struct mb_run *run) { return qu_validate(run, _b); }	\
+static int _var##_setup(struct mb_run *run) { return qu_setup(run, _b); }	\
 const struct mb_bench _var = {							\
 	.name = _name,								\
 	.family = "queue",							\
@@ -129,7 +110,7 @@ const struct mb_bench _var = {							\
 	.metrics = qu_metrics,							\
 	.counters = qu_counters,						\
 	.validate = _var##_validate,						\
-	.setup = qu_setup,							\
+	.setup = _var##_setup,							\
 	.producer = qu_producer,						\
 	.measure = qu_measure,							\
 	.finish = qu_finish,							\
@@ -153,21 +134,3 @@ QU_BENCH(mb_bench_queue_pop_empty, "queue-pop-empty", QU_POP_EMPTY, qu_edge_opts
 QU_BENCH(mb_bench_queue_peek_empty, "queue-peek-empty", QU_PEEK_EMPTY, qu_edge_opts,
 	 "peek on an empty map: every op fails with -ENOENT");
 
-static const struct mb_bench *const qu_benches[QU_BENCH_NR] = {
-	[QU_PUSH] = &mb_bench_queue_push,
-	[QU_POP] = &mb_bench_queue_pop,
-	[QU_PEEK] = &mb_bench_queue_peek,
-	[QU_PUSH_POP] = &mb_bench_queue_push_pop,
-	[QU_PUSH_FULL] = &mb_bench_queue_push_full,
-	[QU_PUSH_OVERWRITE] = &mb_bench_queue_push_overwrite,
-	[QU_POP_EMPTY] = &mb_bench_queue_pop_empty,
-	[QU_PEEK_EMPTY] = &mb_bench_queue_peek_empty,
-};
-
-enum qu_bench qu_bench_of(const struct mb_bench *b)
-{
-	for (int i = 0; i < QU_BENCH_NR; i++)
-		if (qu_benches[i] == b)
-			return (enum qu_bench)i;
-	return QU_PUSH;
-}

@@ -58,18 +58,12 @@ struct qu_args {
 	int path;		/* enum qu_path */
 };
 
-/* What a bench does, as data (queue.c). */
+/* What a bench does, as data (queue_plan.c). */
 struct qu_bench_info {
 	enum qu_prog prog;
 	bool fails;		/* every op fails the expected way (a full or empty map) */
 	const char *op;		/* one op, in words */
 };
-
-const struct qu_bench_info *qu_info(enum qu_bench b);
-/* The bench @b is (one of the family's descriptors). */
-enum qu_bench qu_bench_of(const struct mb_bench *b);
-extern const char *const qu_type_names[];
-extern const char *const qu_path_names[];
 
 struct queue_bpf;
 struct bpf_program;
@@ -83,13 +77,22 @@ struct qu_state {
 	int map_fd;
 	uint64_t checked;		/* values the round trip checked */
 	uint64_t resets;		/* rounds of the run: the map brought back to its level */
-	uint64_t left;			/* entries popped and checked at the end */
 	struct mb_counters done;	/* the producer's ops, failures, errors at its end */
 	uint64_t cpu_ns;		/* syscall path: the producer's CPU time in its ops */
 	uint64_t last_cpu_ns;		/* ... at the sampler's last look */
 };
 
-/* The map's count of entries: tail - head of the programs' state. */
+/*
+ * The family's files in layers, each using only those above it in this list (queue.c, the
+ * options and descriptors, on top).
+ */
+
+/* queue_plan.c: what each bench does; the names of --map_type and --path. */
+const struct qu_bench_info *qu_info(enum qu_bench b);
+extern const char *const qu_type_names[];
+extern const char *const qu_path_names[];
+
+/* queue_sys.c: the map's count of entries, tail - head of the programs' state. */
 uint64_t qu_level(const struct qu_state *st);
 /*
  * From user space (queue_sys.c): push the next sequence number, pop or peek the value due
@@ -102,7 +105,7 @@ int qu_sys_peek(struct qu_state *st);
 int qu_sys_drain(struct qu_state *st, uint64_t *n);
 
 /* queue_setup.c */
-int qu_setup(struct mb_run *run);
+int qu_setup(struct mb_run *run, enum qu_bench b);
 void qu_teardown(struct mb_run *run);
 /* Push (pop) in the kernel, untimed, until the map holds @level entries. */
 int qu_reset(struct qu_state *st, uint32_t level, int cpu);
@@ -112,7 +115,7 @@ int qu_producer(struct mb_run *run, struct mb_producer *p);
 void qu_measure(struct mb_run *run, struct mb_sample *s);
 void qu_finish(struct mb_run *run);
 
-/* queue_text.c */
+/* queue_text.c: the lines (the descriptors name it) */
 extern const struct mb_text_style qu_text;
 
 #endif

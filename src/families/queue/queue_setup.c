@@ -157,7 +157,7 @@ static int qu_round_trip(struct mb_run *run, struct qu_state *st)
 	return 0;
 }
 
-int qu_setup(struct mb_run *run)
+int qu_setup(struct mb_run *run, enum qu_bench b)
 {
 	const struct qu_args *a = run->args;
 	int type = qu_map_types[a->map_type], err;
@@ -170,7 +170,7 @@ int qu_setup(struct mb_run *run)
 	if (!st)
 		return mb_run_fail(run, -ENOMEM, "out of memory");
 	run->priv = st;
-	st->bench = qu_bench_of(run->bench);
+	st->bench = b;
 	st->args = a;
 	st->level = a->nr_entries;
 	run->runner = a->path == QU_PATH_KERNEL ? "kernel-loop" : "syscall";
