@@ -255,7 +255,7 @@ void qu_finish(struct mb_run *run)
 	if (qu_ops_ok(run, st))
 		qu_left_ok(run, st);
 	if (st->level && st->level < 1000 && (st->bench == QU_PUSH || st->bench == QU_POP))
-		mb_run_warn(run, "rounds of %u ops (--nr_entries %u, --max_entries %u): each call's fixed cost (its clock reads, ~50 ns) is a visible part of ns/op below ~1000",
+		mb_run_warn(run, "rounds of %u ops (--nr_entries %u, --max_entries %u): each call's fixed cost (its entry and clock reads, tens of ns) is a visible part of ns/op below ~1000 ops a round",
 			    st->bench == QU_POP ? st->level : st->args->max_entries - st->level,
 			    st->level, st->args->max_entries);
 }
