@@ -180,7 +180,7 @@ unit: $(UNIT_BINS)
 # Tests of the tree rather than of the binary (sources, docs, build rules, output shapes): the
 # sanitizer pass has nothing to find in them, so it leaves them out.
 E2E_TREE	:= test_layers.sh test_docs.sh test_build.sh test_family_demo.sh test_shape.sh
-# test_formats runs every bench twice more to compare their formats, which the sanitizers do not
+# test_formats runs every bench once more to compare their formats, which the sanitizers do not
 # change; test_noise disturbs a run with a busy loop to see the verdict mark it, and the verdict's
 # code runs under the sanitizers in its unit test; test_sweep runs benches the other files run
 # too, point after point, and the parsers of the documents it compares (JSON, sweep lists) run
@@ -220,27 +220,30 @@ $(OUTPUT)/fuzz/cli.dict: $(BIN) scripts/fuzz-dict.sh | $(OUTPUT)/fuzz
 # Each target runs FUZZ_SECONDS from the corpus in tests/fuzz/corpus/<name>, with the dictionary
 # $(OUTPUT)/fuzz/<name>.dict (made) or tests/fuzz/<name>.dict (committed) where there is one
 # (new inputs go to $(OUTPUT)/corpus, crashes to $(OUTPUT)/crashes); the executions are printed.
-fuzz-run: $(FUZZ_BINS) $(OUTPUT)/fuzz/cli.dict
+# One make target per fuzzer (fuzz-run-<name>), so that -j runs one per CPU.
+FUZZ_RUNS	:= $(patsubst $(OUTPUT)/fuzz/%,fuzz-run-%,$(FUZZ_BINS))
+
+fuzz-run: $(FUZZ_RUNS)
+
+fuzz-run-%: $(OUTPUT)/fuzz/% $(OUTPUT)/fuzz/cli.dict
 	$(Q)mkdir -p $(OUTPUT)/crashes
-	$(Q)for f in $(FUZZ_BINS); do \
-		n=$$(basename $$f); c=$${n#fuzz_}; mkdir -p $(OUTPUT)/corpus/$$c; \
-		d=; for dict in $(OUTPUT)/fuzz/$$c.dict tests/fuzz/$$c.dict; do \
-			[ -f $$dict ] && d=-dict=$$dict && break; done; \
-		if ! $$f $$d -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-			-print_final_stats=1 -artifact_prefix=$(OUTPUT)/crashes/$$n- \
-			$(OUTPUT)/corpus/$$c tests/fuzz/corpus/$$c >$(OUTPUT)/$$n.log 2>&1; then \
-			tail -n 30 $(OUTPUT)/$$n.log; echo "  FUZZ     $$n: FAILED (see $(OUTPUT)/crashes)"; \
-			exit 1; \
-		fi; \
-		echo "  FUZZ     $$n: $$(sed -n 's/^stat::number_of_executed_units: *//p' \
-			$(OUTPUT)/$$n.log) runs in $(FUZZ_SECONDS) s, no finding"; \
-	done
+	$(Q)f=$(OUTPUT)/fuzz/$*; n=$*; c=$${n#fuzz_}; mkdir -p $(OUTPUT)/corpus/$$c; \
+	d=; for dict in $(OUTPUT)/fuzz/$$c.dict tests/fuzz/$$c.dict; do \
+		[ -f $$dict ] && d=-dict=$$dict && break; done; \
+	if ! $$f $$d -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 -artifact_prefix=$(OUTPUT)/crashes/$$n- \
+		$(OUTPUT)/corpus/$$c tests/fuzz/corpus/$$c >$(OUTPUT)/$$n.log 2>&1; then \
+		tail -n 30 $(OUTPUT)/$$n.log; echo "  FUZZ     $$n: FAILED (see $(OUTPUT)/crashes)"; \
+		exit 1; \
+	fi; \
+	echo "  FUZZ     $$n: $$(sed -n 's/^stat::number_of_executed_units: *//p' \
+		$(OUTPUT)/$$n.log) runs in $(FUZZ_SECONDS) s, no finding"
 
 fuzz:
 	$(Q)$(MAKE) --no-print-directory FUZZ=1 fuzz-run
 
 fuzz-smoke:
-	$(Q)$(MAKE) --no-print-directory FUZZ=1 BPF_OUT=$(BPF_OUT) FUZZ_SECONDS=3 fuzz-run
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) FUZZ=1 BPF_OUT=$(BPF_OUT) FUZZ_SECONDS=3 fuzz-run
 
 # make test: everything, then everything again under ASan/UBSan, then a short fuzz run.
 # The builds run in parallel (one job per CPU); the tests one at a time, as they measure.

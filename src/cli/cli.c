@@ -33,16 +33,58 @@ static int suffix_of(int format)
 	return 0;
 }
 
+/* The index in suffixes[] of @file's suffix, or -1 when it names no format. */
+static int suffix_index(const char *file)
+{
+	const char *dot = file ? strrchr(file, '.') : NULL;
+
+	for (int i = 0; dot && !strchr(dot, '/') && i < (int)(sizeof(suffixes) / sizeof(*suffixes));
+	     i++)
+		if (!strcmp(dot, suffixes[i].suffix))
+			return i;
+	return -1;
+}
+
+/* The -o files after the first: each names its format by its suffix, and no file comes twice. */
+static int more_output_formats(struct mb_env *env)
+{
+	for (int k = 0; k < env->nr_more_outputs; k++) {
+		const char *file = env->more_output[k];
+		int i = suffix_index(file);
+
+		if (i < 0 || suffixes[i].format == MB_FORMAT_MD) {
+			mb_err("-o/--output %s: a second -o needs a suffix that names its format (.json, .csv, .txt)",
+			       file);
+			return -EINVAL;
+		}
+		for (int j = -1; j < k; j++)
+			if (!strcmp(file, j < 0 ? env->output : env->more_output[j])) {
+				mb_err("-o/--output %s: given twice (one file per format)", file);
+				return -EINVAL;
+			}
+		env->more_format[k] = suffixes[i].format;
+	}
+	return 0;
+}
+
+int mb_cli_one_output(const struct mb_cli *cli, const char *command)
+{
+	if (!cli->env.nr_more_outputs)
+		return 0;
+	mb_err("%s: -o/--output %s: -o given again, but %s writes one document", command,
+	       cli->env.more_output[0], command);
+	return -EINVAL;
+}
+
 int mb_cli_output_format(struct mb_cli *cli, const char *who, int fixed)
 {
 	struct mb_env *env = &cli->env;
 	const char *dot = env->output ? strrchr(env->output, '.') : NULL;
-	size_t i, n = sizeof(suffixes) / sizeof(*suffixes);
+	int i = suffix_index(env->output);
 
-	for (i = 0; dot && !strchr(dot, '/') && i < n; i++)
-		if (!strcmp(dot, suffixes[i].suffix))
-			break;
-	if (!dot || strchr(dot, '/') || i == n)
+	if (more_output_formats(env))
+		return -EINVAL;
+	if (i < 0)
 		return 0;	/* no suffix that names a format: --format (or text) it is */
 	if (fixed >= 0 && (int)suffixes[i].format != fixed) {
 		mb_err("%s-o/--output %s: suffix %s, but -o gets the %s document (name it %s; --format is for stdout)",
@@ -73,9 +115,26 @@ static const struct mb_opt *find_bench_opt(const char *name)
 	return NULL;
 }
 
+/* -o again: one more document of the same results (its format comes from its suffix). */
+static int add_more_output(struct mb_cli *cli, const char *file)
+{
+	struct mb_env *env = &cli->env;
+
+	if (env->nr_more_outputs == MB_MORE_OUTPUTS) {
+		mb_err("-o/--output %s: at most %d -o files", file,
+		       MB_MORE_OUTPUTS + 1);
+		return -EINVAL;
+	}
+	env->more_output[env->nr_more_outputs++] = file;
+	return 0;
+}
+
 static int apply_global(struct mb_cli *cli, int idx, const char *value)
 {
 	char msg[512];
+
+	if (!strcmp(mb_global_opts[idx].name, "output") && (cli->given & (1ULL << idx)))
+		return add_more_output(cli, value);
 
 	if (mb_opt_apply(&mb_global_opts[idx], &cli->env, value, msg, sizeof(msg))) {
 		mb_err("%s", msg);

@@ -52,6 +52,12 @@ bool mb_cli_given(const struct mb_cli *cli, const char *global_name);
  * sweep's JSON document), or -1; then a suffix naming another is refused too.
  */
 int mb_cli_output_format(struct mb_cli *cli, const char *who, int fixed);
+/*
+ * -o given again (runs only): each further file must name its format by its suffix (.json,
+ * .csv, .txt), checked by mb_cli_output_format. Commands that write one document (sweep,
+ * compare, plot) refuse a second -o with this: -EINVAL after one line naming @command.
+ */
+int mb_cli_one_output(const struct mb_cli *cli, const char *command);
 
 /* Pass 2 for one run: apply the bench options it has. Returns 0 or -EINVAL. */
 /*

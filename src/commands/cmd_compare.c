@@ -121,7 +121,7 @@ static int parse_args(int argc, char **argv, struct mb_cli *cli, struct compare_
 		       cli->nr_names);
 		return -1;
 	}
-	if (mb_cli_output_format(cli, "compare: ", -1))
+	if (mb_cli_one_output(cli, "compare") || mb_cli_output_format(cli, "compare: ", -1))
 		return -1;
 	if (cli->env.output && mb_output_check(cli->env.output, err, sizeof(err))) {
 		mb_err("compare: -o/--output %s: %s", cli->env.output, err);

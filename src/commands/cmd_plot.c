@@ -178,6 +178,8 @@ int mb_cmd_plot(int argc, char **argv)
 		       cli.nr_names);
 		goto done;
 	}
+	if (mb_cli_one_output(&cli, "plot"))
+		goto done;
 	out = cli.env.output;
 	dot = out ? strrchr(out, '.') : NULL;
 	if (!out) {

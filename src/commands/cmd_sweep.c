@@ -207,7 +207,9 @@ int mb_cmd_sweep(int argc, char **argv)
 		goto out;
 	}
 	/* -o gets the JSON document whatever --format says (that is the table on stdout). */
-	err = mb_cli_output_format(&sw->cli, "sweep: ", MB_FORMAT_JSON);
+	err = mb_cli_one_output(&sw->cli, "sweep");
+	if (!err)
+		err = mb_cli_output_format(&sw->cli, "sweep: ", MB_FORMAT_JSON);
 	if (!err)
 		err = sw->args.preset ? sweep_setup_preset(sw) : sweep_setup_benches(sw);
 	if (!err)

@@ -50,7 +50,7 @@ const struct mb_opt mb_global_opts[] = {
 	  .help = "Output format (docs/output.md); md: Markdown tables of sweep and compare" },
 	{ .name = "output", .short_name = 'o', .type = MB_OPT_STRING,
 	  .offset = offsetof(struct mb_env, output), .metavar = "FILE",
-	  .help = "Write the results to FILE: a regular file atomically, a device or pipe in place (format from a .json/.csv/.txt suffix)" },
+	  .help = "Write the results to FILE: a regular file atomically, a device or pipe in place (format from a .json/.csv/.txt suffix); again for more formats of the same results" },
 	ENV_U32("interval_ms", 0, interval_ms, "1000", 10, 60000, "MS",
 		"Length of one sample; -w and -d count samples"),
 	ENV_U32("call_us", 0, call_us, "100", 5, 100000, "US",

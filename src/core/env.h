@@ -18,6 +18,9 @@ enum mb_format {
 
 struct mb_json;
 
+/* -o can be given once per format: the first, and up to three more. */
+#define MB_MORE_OUTPUTS 3
+
 struct mb_env {
 	uint32_t warmup;	/* samples dropped before measuring */
 	uint32_t duration;	/* samples measured */
@@ -37,6 +40,10 @@ struct mb_env {
 	struct mb_cpuset cons_cpus;
 	int format;		/* enum mb_format */
 	const char *output;	/* -o FILE, or NULL for stdout */
+	/* -o given again: more documents of the same results, each in its suffix's format */
+	const char *more_output[MB_MORE_OUTPUTS];
+	int more_format[MB_MORE_OUTPUTS];	/* enum mb_format */
+	int nr_more_outputs;
 	bool strict;		/* refuse to measure when the noise preflight warns */
 	const char *save_baseline;	/* save the document as this named baseline */
 	const char *baseline;	/* compare the results with this named baseline */

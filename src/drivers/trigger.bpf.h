@@ -11,7 +11,9 @@
  *  - _name##_tp: tp/syscalls/sys_enter_getpgid, the classic tracepoint of getpgid alone (it
  *    needs tracefs, where libbpf finds its id).
  *
- * Every program ignores other processes' syscalls (mb_trigger_tgid, set by user space).
+ * Every program ignores other processes' syscalls (mb_trigger_tgid, set by user space), or with
+ * mb_trigger_children set, those of processes that are not ours or our children (whose parent
+ * is our process: the sleepers a family forks to fire its programs as the kernel's do).
  *
  * MB_TRIGGER_SOCK_PROGS makes the socket kind's program (_name##_sk, on tp_btf/sock_recv_length),
  * run by a producer's read of its own socket, which the program gets as a typed pointer.
@@ -30,15 +32,29 @@
 
 const volatile __u32 mb_trigger_tgid;	/* our process: other processes' syscalls are ignored */
 const volatile __u32 mb_trigger_sysnr;	/* __NR_getpgid, for the programs on sys_enter */
+const volatile __u32 mb_trigger_children;	/* 1: our children's syscalls count too */
 
 struct mb_trigger_socks mb_trigger_socks;	/* the socket kind's producers, by user space */
+
+/* Whether the current task is of our process, or of a child of it where children count. */
+static __always_inline bool mb_trigger_ours(void)
+{
+	struct task_struct *task;
+
+	if ((__u32)(bpf_get_current_pid_tgid() >> 32) == mb_trigger_tgid)
+		return true;
+	if (!mb_trigger_children)
+		return false;
+	task = (struct task_struct *)bpf_get_current_task();
+	return (__u32)BPF_CORE_READ(task, real_parent, tgid) == mb_trigger_tgid;
+}
 
 /* The slot of this sys_enter if it is one of ours asking for @op, else -1. */
 static __always_inline int mb_trigger_sys_enter(struct pt_regs *regs, long id, __u32 op)
 {
 	if (id != mb_trigger_sysnr)
 		return -1;
-	if ((__u32)(bpf_get_current_pid_tgid() >> 32) != mb_trigger_tgid)
+	if (!mb_trigger_ours())
 		return -1;
 	return mb_trigger_arg_slot(PT_REGS_PARM1_CORE_SYSCALL(regs), op);
 }
@@ -46,7 +62,7 @@ static __always_inline int mb_trigger_sys_enter(struct pt_regs *regs, long id, _
 /* The same for the getpgid tracepoint, whose context holds the syscall's arguments. */
 static __always_inline int mb_trigger_tp(struct trace_event_raw_sys_enter *ctx, __u32 op)
 {
-	if ((__u32)(bpf_get_current_pid_tgid() >> 32) != mb_trigger_tgid)
+	if (!mb_trigger_ours())
 		return -1;
 	return mb_trigger_arg_slot(ctx->args[0], op);
 }

@@ -146,6 +146,16 @@ int mb_trigger_prepare(struct bpf_object *obj, enum mb_trigger_attach attach,
 	return 0;
 }
 
+int mb_trigger_allow_children(struct bpf_object *obj)
+{
+	__u32 *children = rodata_var(obj, "mb_trigger_children", sizeof(*children));
+
+	if (!children)
+		return -ENOENT;
+	*children = 1;
+	return 0;
+}
+
 void mb_trigger_report(const struct mb_trigger *t, struct mb_json *extra)
 {
 	mb_json_set_str(extra, "trigger", mb_trigger_attach_name(t->attach));

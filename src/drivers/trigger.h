@@ -81,6 +81,13 @@ int mb_trigger_prepare(struct bpf_object *obj, enum mb_trigger_attach attach,
 		       const char *const *ops);
 
 /*
+ * Between open and load, after mb_trigger_prepare(): the syscalls of this process's children
+ * (processes it forked) fire the programs too, as a family's sleepers do where the kernel's
+ * bench has every process fire them. 0, or -ENOENT when the object lacks the variable.
+ */
+int mb_trigger_allow_children(struct bpf_object *obj);
+
+/*
  * Producer side: one run of the op @arg asks for (mb_trigger_arg(op, p->idx)); the first of
  * the run also checks that a program ran. 0, or -ENOENT when none did.
  */

@@ -584,29 +584,51 @@ static int write_text(FILE *f, void *ctx)
 	return ferror(f) ? -EIO : 0;
 }
 
+static int (*doc_writer(int format))(FILE *, void *)
+{
+	return format == MB_FORMAT_JSON ? write_json : format == MB_FORMAT_CSV ? write_csv :
+									   write_text;
+}
+
+/* The further -o files: the same results in their own formats. */
+static int write_more_docs(const struct mb_env *env, struct doc_ctx *d)
+{
+	char err[512];
+	int ret = 0;
+
+	for (int k = 0; k < env->nr_more_outputs; k++) {
+		if (mb_write_atomic(env->more_output[k], doc_writer(env->more_format[k]), d, err,
+				    sizeof(err))) {
+			mb_err("-o/--output %s", err);
+			ret = -EIO;
+		}
+	}
+	return ret;
+}
+
 int mb_report_write_doc(const struct mb_env *env, struct mb_json *doc, struct mb_run *runs,
 			int nr)
 {
 	struct doc_ctx d = { .env = env, .runs = runs, .nr = nr, .doc = doc };
-	int (*writer)(FILE *, void *);
 	char err[512];
-	int ret;
+	int ret = 0;
 
-	if (env->format == MB_FORMAT_TEXT && !env->output)
-		return 0;	/* already printed as the runs went */
-	if (!doc)
+	if (!doc && (env->output || env->format != MB_FORMAT_TEXT))
 		return -ENOMEM;
-	writer = env->format == MB_FORMAT_JSON ? write_json :
-		 env->format == MB_FORMAT_CSV ? write_csv : write_text;
 	if (env->output) {
-		ret = mb_write_atomic(env->output, writer, &d, err, sizeof(err));
+		ret = mb_write_atomic(env->output, doc_writer(env->format), &d, err, sizeof(err));
 		if (ret)
 			mb_err("-o/--output %s", err);
-	} else {
-		ret = writer(stdout, &d);
+	} else if (env->format != MB_FORMAT_TEXT) {
+		/* (text on stdout: already printed as the runs went) */
+		ret = doc_writer(env->format)(stdout, &d);
 		if (!ret && fflush(stdout))
 			ret = -errno;
 	}
+	if (env->nr_more_outputs && !doc)
+		return -ENOMEM;
+	if (env->nr_more_outputs && write_more_docs(env, &d) && !ret)
+		ret = -EIO;
 	return ret;
 }
 

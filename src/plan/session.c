@@ -54,9 +54,13 @@ static int check_outputs(const struct mb_env *env)
 {
 	char why[1024];
 
-	if (env->output && mb_output_check(env->output, why, sizeof(why))) {
-		mb_err("-o/--output %s: %s", env->output, why);
-		return -EINVAL;
+	for (int k = -1; k < env->nr_more_outputs; k++) {
+		const char *file = k < 0 ? env->output : env->more_output[k];
+
+		if (file && mb_output_check(file, why, sizeof(why))) {
+			mb_err("-o/--output %s: %s", file, why);
+			return -EINVAL;
+		}
 	}
 	if (env->save_baseline && mb_baseline_check_save(env->save_baseline, why, sizeof(why))) {
 		mb_err("--save-baseline %s: %s", env->save_baseline, why);

@@ -157,6 +157,21 @@ def parse_local_storage(line):
             Fig('important_hits', 'ops/s', printed(g[3], 1e6), spread(g[4], 1e6), spread=True)]
 
 
+def parse_tasks_trace(line):
+    """local-storage-tasks-trace's kernel lines: the latency, then with --kthread_pid the ticks."""
+    m = re.match(r'^SUMMARY tasks_trace grace period latency\tavg (%s) us\tstddev (%s) us$'
+                 % (NUM, SD), line)
+    if m:
+        return [Fig('grace period latency', 'us', printed(m.group(1)), spread(m.group(2), 1),
+                    spread=True)]
+    m = re.match(r'^SUMMARY ticks per tasks_trace grace period\tavg (%s)\tstddev (%s)$'
+                 % (NUM, SD), line)
+    if m:
+        return [Fig('ticks per grace period', 'ticks', printed(m.group(1)),
+                    spread(m.group(2), 1), spread=True)]
+    return None
+
+
 PARSERS = [parse_hits, parse_throughput, parse_false_hits, parse_htab, parse_creates,
            parse_lru_dist, parse_lru_loss, parse_local_storage]
 
@@ -228,6 +243,16 @@ def text_blocks(path):
     for line in lines:
         if re.search(r'n/a[A-Za-z]', line):
             failures.append('"n/a" runs into its unit: %s' % line)
+        if line.startswith('SUMMARY '):
+            # The kernel's own for tasks-trace: its lines are one result's, one block.
+            got = parse_tasks_trace(line)
+            if got is None:
+                failures.append('a SUMMARY line no style parses: %s' % line)
+            elif got[0].key[0] == 'ticks per grace period' and blocks:
+                blocks[-1].extend(got)
+            else:
+                blocks.append(got)
+            continue
         if not line.startswith('Summary: '):
             continue
         for parse in PARSERS:

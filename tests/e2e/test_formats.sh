@@ -3,7 +3,8 @@
 # Every format carries the same data under the same names: for every bench (the one-shot ones
 # too), the figures of a JSON document and of a CSV document are the numbers the same run's
 # text printed (-o FILE writes the document, the text goes to stdout), checked by
-# tests/e2e/figures_check.py; both documents have the same figures (names, units, labels).
+# tests/e2e/figures_check.py; both documents have the same figures (names, units, labels). One run
+# writes both (-o FILE.json -o FILE.csv), as a user keeping both would.
 . "$(dirname "$0")/lib.sh"
 
 # Each bench briefly; the one-shot benches small.
@@ -28,13 +29,13 @@ figures_check() {
 	fi
 }
 
-# run_format NAME FORMAT ARGS...: a run writing its document to $TMP/NAME.FORMAT, its text
-# (stdout) to $TMP/NAME.FORMAT.txt. Sets $rc.
-run_format() {
-	local name=$1 fmt=$2
-	shift 2
-	run "$@" --format "$fmt" -o "$TMP/$name.$fmt"
-	cp "$OUT" "$TMP/$name.$fmt.txt"
+# run_formats NAME ARGS...: a run writing its documents to $TMP/NAME.json and $TMP/NAME.csv,
+# its text (stdout) to $TMP/NAME.txt. Sets $rc.
+run_formats() {
+	local name=$1
+	shift
+	run "$@" -o "$TMP/$name.json" -o "$TMP/$name.csv"
+	cp "$OUT" "$TMP/$name.txt"
 }
 
 benches=$("$MB" --list | sed -n 's/^- \([a-z0-9-]*\) .*/\1/p')
@@ -51,19 +52,17 @@ for r in "${runs[@]}"; do
 	else
 		args=("${FAST[@]}" ${r#*=})
 	fi
-	run_format "$b" json "${args[@]}"
+	run_formats "$b" "${args[@]}"
 	if [ "$rc" -eq 77 ]; then
 		echo "  SKIP [$NAME] $b: $(tail -n1 "$ERR")"
 		continue
 	fi
-	check "$b: the JSON run exits 0 (got $rc)" [ "$rc" -eq 0 ]
+	check "$b: the run exits 0 (got $rc)" [ "$rc" -eq 0 ]
 	schema_check "$TMP/$b.json"
 	figures_check "$b: the JSON's figures are what its text printed" \
-		"$TMP/$b.json.txt" "$TMP/$b.json"
-	run_format "$b" csv "${args[@]}"
-	check "$b: the CSV run exits 0 (got $rc)" [ "$rc" -eq 0 ]
+		"$TMP/$b.txt" "$TMP/$b.json"
 	figures_check "$b: the CSV's figures are what its text printed" \
-		"$TMP/$b.csv.txt" "$TMP/$b.csv"
+		"$TMP/$b.txt" "$TMP/$b.csv"
 	figures_check "$b: the JSON and the CSV have the same figures" --keys \
 		"$TMP/$b.json" "$TMP/$b.csv"
 done
@@ -90,7 +89,7 @@ jq_check "bpf-noop: hits, total and throughput are one figure" "$TMP/bpf-noop.js
 	'.results[0].summary | .hits.mean > 0 and .hits.mean == .throughput.mean and
 		.total.mean == .throughput.mean'
 jq -r '.results[0].samples[].throughput' "$TMP/bpf-noop.json" >"$TMP/noop.tput"
-sed -n 's/^Iter .*: hits *\([0-9.]*\)M\/s .*/\1/p' "$TMP/bpf-noop.json.txt" >"$TMP/noop.iter"
+sed -n 's/^Iter .*: hits *\([0-9.]*\)M\/s .*/\1/p' "$TMP/bpf-noop.txt" >"$TMP/noop.iter"
 check "bpf-noop: each Iter line's hits is its sample's throughput" /usr/bin/python3 -c '
 import sys
 t = [float(x) for x in open(sys.argv[1])]
@@ -102,21 +101,20 @@ sys.exit(not (t and len(t) == len(i) and all(abs(a / 1e6 - b) <= 0.0005 for a, b
 # null, n/a), and the figures still agree.
 for b in bpf-noop count-local htab-mem bpf-hashmap-full-update; do
 	args=(-w0 -d1 --interval_ms 100 "$b")
-	run_format "$b-d1" json "${args[@]}"
-	check "$b -d1: the JSON run exits 0 (got $rc)" [ "$rc" -eq 0 ]
+	run_formats "$b-d1" "${args[@]}"
+	check "$b -d1: the run exits 0 (got $rc)" [ "$rc" -eq 0 ]
 	schema_check "$TMP/$b-d1.json"
 	figures_check "$b -d1: the JSON's figures are what its text printed" \
-		"$TMP/$b-d1.json.txt" "$TMP/$b-d1.json"
+		"$TMP/$b-d1.txt" "$TMP/$b-d1.json"
 	jq_check "$b -d1: a figure's spread is null" "$TMP/$b-d1.json" \
 		'[.results[0].figures[] | select(has("stddev"))] | length > 0 and all(.stddev == null)'
-	run_format "$b-d1" csv "${args[@]}"
 	figures_check "$b -d1: the CSV's figures are what its text printed" \
-		"$TMP/$b-d1.csv.txt" "$TMP/$b-d1.csv"
+		"$TMP/$b-d1.txt" "$TMP/$b-d1.csv"
 	check "$b -d1: the text shows '± n/a' apart from its unit" \
-		grep -qE '± +n/a (M|k|MiB|M ops)' "$TMP/$b-d1.csv.txt"
+		grep -qE '± +n/a (M|k|MiB|M ops)' "$TMP/$b-d1.txt"
 done
 check "bpf-hashmap-full-update -d1: its own line says '± n/a, 1 sample'" \
 	grep -qE '^[0-9]+:hash_map_full_perf [0-9]+ events per sec \(± n/a, 1 sample\)$' \
-	"$TMP/bpf-hashmap-full-update-d1.json.txt"
+	"$TMP/bpf-hashmap-full-update-d1.txt"
 
 finish

@@ -66,10 +66,15 @@ jq_check "counts read at the sample's end: rates use the actual elapsed time" "$
 	'[.results[0].samples[] | .covered_ns == .elapsed_ns and ((.throughput - .ops * 1e9 / .elapsed_ns) | fabs < 1)] | all'
 check "text progress still on stdout with -o" grep -q "^Summary:" "$OUT"
 check "no temporary file left" bash -c "[ \$(ls $TMP | grep -c tmp) -eq 0 ]"
-expect_rc 0 "-o file.csv" "${FAST[@]}" count-local -o "$TMP/r.csv"
+# -o again: the same results in more formats, each from its suffix (the first keeps --format's).
+expect_rc 0 "-o file.csv -o file.txt -o file2.json" "${FAST[@]}" count-local -o "$TMP/r.csv" \
+	-o "$TMP/r.txt" -o "$TMP/r2.json"
 check "csv written" bash -c "head -n1 $TMP/r.csv | grep -q ^bench,"
-expect_rc 0 "-o file.txt" "${FAST[@]}" count-local -o "$TMP/r.txt"
 check "text document holds the Summary" grep -q "^Summary: hits" "$TMP/r.txt"
+schema_check "$TMP/r2.json"
+check "the documents are of one run: the same samples" bash -c \
+	"[ \"\$(jq -r '.results[0].samples[].ops' '$TMP/r2.json' | tr '\n' ' ')\" = \
+	   \"\$(awk -F, '\$3 == \"sample\" { printf \"%s \", \$7 }' '$TMP/r.csv')\" ]"
 
 # An -o FILE that cannot be written is refused before anything runs: exit 2, one line naming
 # -o, the path and why, no sample taken (-d60 would run for a minute) and nothing left behind.
@@ -116,7 +121,18 @@ refused_early "compare: -o/--output $TMP/x.json: suffix .json contradicts --form
 	compare "$TMP/r.json" "$TMP/r.json" --format csv -o "$TMP/x.json"
 refused_early "sweep: -o/--output $TMP/x.csv: suffix .csv, but -o gets the JSON document" \
 	sweep "${LONG[@]}" bpf-loop --param nr_loops=1,10 -o "$TMP/x.csv"
-check "nothing written for a contradicting suffix" bash -c "! ls $TMP/x.* 2>/dev/null"
+refused_early "-o/--output $TMP/x: a second -o needs a suffix that names its format" \
+	"${LONG[@]}" count-local -o "$TMP/x.json" -o "$TMP/x"
+refused_early "-o/--output $TMP/x.json: given twice" \
+	"${LONG[@]}" count-local -o "$TMP/x.json" -o "$TMP/x.json"
+refused_early "-o/--output $TMP/x.txt: at most 4 -o files" "${LONG[@]}" count-local \
+	-o "$TMP/x.json" -o "$TMP/x.csv" -o "$TMP/x2.csv" -o "$TMP/x2.json" -o "$TMP/x.txt"
+refused_early "sweep: -o/--output $TMP/x.csv: -o given again, but sweep writes one document" \
+	sweep "${LONG[@]}" bpf-loop --param nr_loops=1,10 -o "$TMP/x.json" -o "$TMP/x.csv"
+refused_early "compare: -o/--output $TMP/x.csv: -o given again" \
+	compare "$TMP/r.json" "$TMP/r.json" -o "$TMP/x.json" -o "$TMP/x.csv"
+check "nothing written for a contradicting suffix or a refused -o" bash -c \
+	"! ls $TMP/x.* $TMP/x2.* 2>/dev/null"
 expect_rc 0 "--format csv -o x.csv agree" "${FAST[@]}" count-local --format csv -o "$TMP/agree.csv"
 check "the CSV written" bash -c "head -n1 $TMP/agree.csv | grep -q ^bench,"
 expect_rc 0 "compare -o c.csv: CSV from the suffix" compare "$TMP/r.json" "$TMP/r.json" \

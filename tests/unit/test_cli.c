@@ -261,6 +261,39 @@ static void test_output_suffix(void **state)
 	mb_cli_free(&cli);
 }
 
+/* -o again: each further file's format from its suffix; a bare name, a repeat, a fifth: refused. */
+static void test_more_outputs(void **state)
+{
+	struct mb_cli cli;
+
+	(void)state;
+	assert_int_equal(PARSE(&cli, "--format", "json", "-o", "r.out", "-o", "r.csv", "-o",
+			       "r.txt", "count-local"), 0);
+	assert_int_equal(mb_cli_output_format(&cli, "", -1), 0);
+	assert_string_equal(cli.env.output, "r.out");
+	assert_int_equal(cli.env.format, MB_FORMAT_JSON);
+	assert_int_equal(cli.env.nr_more_outputs, 2);
+	assert_int_equal(cli.env.more_format[0], MB_FORMAT_CSV);
+	assert_int_equal(cli.env.more_format[1], MB_FORMAT_TEXT);
+	assert_int_equal(mb_cli_one_output(&cli, "sweep"), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "-o", "r.json", "-o", "r", "count-local"), 0);
+	assert_int_equal(mb_cli_output_format(&cli, "", -1), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "-o", "r.json", "-o", "r.md", "count-local"), 0);
+	assert_int_equal(mb_cli_output_format(&cli, "", -1), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "-o", "r.json", "-o", "r.csv", "-o", "r.json", "count-local"), 0);
+	assert_int_equal(mb_cli_output_format(&cli, "", -1), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "-o", "a.json", "-o", "b.json", "-o", "c.csv", "-o", "d.csv",
+			       "-o", "e.txt", "count-local"), -EINVAL);
+	mb_cli_free(&cli);
+	assert_int_equal(PARSE(&cli, "-o", "a.json", "count-local"), 0);
+	assert_int_equal(mb_cli_one_output(&cli, "sweep"), 0);
+	mb_cli_free(&cli);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_scope),
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_output_suffix),
+		cmocka_unit_test(test_more_outputs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

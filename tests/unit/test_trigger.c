@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 #include <bpf/libbpf.h>
 
@@ -101,6 +102,7 @@ struct loader {
 	struct trigger_test_bpf *skel;
 	int calls;
 	const char *const *ops;		/* NULL: mb_tt_a and mb_tt_b */
+	bool children;			/* mb_trigger_allow_children() */
 };
 
 static int load_test(struct mb_run *run, struct mb_trigger *t, void *ctx)
@@ -115,6 +117,8 @@ static int load_test(struct mb_run *run, struct mb_trigger *t, void *ctx)
 	if (!l->skel)
 		return -errno;
 	err = mb_trigger_prepare(l->skel->obj, t->attach, l->ops ? l->ops : ops);
+	if (!err && l->children)
+		err = mb_trigger_allow_children(l->skel->obj);
 	if (!err)
 		err = trigger_test_bpf__load(l->skel);
 	if (!err)
@@ -181,6 +185,51 @@ static void test_fire(void **state)
 	trigger_test_bpf__destroy(l.skel);
 }
 
+/* Runs a child process that fires op 1 for slot 6 once, and waits for it. */
+static void child_fires(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	assert_true(pid >= 0);
+	if (!pid) {
+		syscall(SYS_getpgid, mb_trigger_arg(1, 6));
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && !WEXITSTATUS(status));
+}
+
+/* A child's fire counts where children are allowed, at each syscall attach point, else not. */
+static void test_children(void **state)
+{
+	static const char *const refuse[] = { "raw_tp,tp", "tp_btf,tp" };
+	struct mb_run run = { .bench = &tt_bench };
+	int tested = 0;
+	char why[512];
+
+	(void)state;
+	if (mb_probe_bpf(why, sizeof(why)))
+		skip();
+	for (int i = 0; i < 4; i++) {
+		struct loader l = { .children = i & 1 };
+		struct mb_trigger t = { 0 };
+		int err;
+
+		setenv(MB_TRIGGER_REFUSE_ENV, refuse[i / 2], 1);
+		err = mb_trigger_load(&run, &t, load_test, &l);
+		unsetenv(MB_TRIGGER_REFUSE_ENV);
+		if (err)
+			continue;	/* an attach point this kernel lacks; the other is tested */
+		assert_int_equal(t.attach, i / 2 ? MB_TRIGGER_RAW_TP : MB_TRIGGER_TP_BTF);
+		child_fires();
+		assert_int_equal(t.slots[6].ops, l.children ? 1 : 0);
+		trigger_test_bpf__destroy(l.skel);
+		tested++;
+	}
+	assert_true(tested >= 2);
+}
+
 /*
  * The socket kind: its one attach point (refused: nothing else is tried); a registered
  * producer's reads run its program on its socket, an unregistered one's do not.
@@ -234,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_prepare),
 		cmocka_unit_test(test_all_refused),
 		cmocka_unit_test(test_fire),
+		cmocka_unit_test(test_children),
 		cmocka_unit_test(test_sock),
 	};
 
