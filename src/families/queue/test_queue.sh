@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Queue family: every bench briefly on a queue, the stack and the hash map used as a queue on
 # the ops whose order or failure differs, the syscall path, text, JSON and CSV, the ops read
-# back (succeeded, failed the expected way, left in the map in order), and every bad input.
+# back (succeeded, failed the expected way, left in the map in order), every bad input, and
+# SIGINT.
 . "$(dirname "$0")/../../../tests/e2e/lib.sh"
 
 R='.results[0]'
@@ -118,6 +119,8 @@ expect_usage "--path batch: must be one of kernel, syscall" queue-pop --path bat
 expect_usage "--nr_entries: not an option of queue-push-full" queue-push-full --nr_entries 5
 expect_usage "-p/--producers 2: this bench needs a single producer" -p2 queue-push
 
+# ---- SIGINT in the middle of a run with rounds: exit 130, nothing left behind ----
+interrupt_run -w0 -d100 --interval_ms 100 queue-pop --map_type hash --max_entries 1000
 check "no queue BPF program or map left behind" [ "$(qu_leftovers)" -le "$before" ]
 
 finish
