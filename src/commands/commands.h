@@ -7,4 +7,8 @@ int mb_cmd_sweep(int argc, char **argv);
 int mb_cmd_compare(int argc, char **argv);
 int mb_cmd_plot(int argc, char **argv);
 
+struct mb_cli;
+/* mapbench --map-types: an exit status. */
+int mb_cmd_map_types(const struct mb_cli *cli);
+
 #endif

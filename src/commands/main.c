@@ -179,6 +179,8 @@ int main(int argc, char **argv)
 	} else if (cli.env.list) {
 		mb_cli_list(stdout, cli.env.format);
 		status = MB_EXIT_OK;
+	} else if (cli.env.map_types) {
+		status = mb_cmd_map_types(&cli);
 	} else {
 		status = run_benches(&cli);
 	}

@@ -152,7 +152,15 @@ enum mb_bench_flags {
 	MB_BENCH_CONSUMERS	 = 1u << 2,	/* has consumers: -c, 1 unless given */
 	MB_BENCH_OP_CALLS	 = 1u << 3,	/* the op itself calls a subprogram (a bpf_loop) */
 	MB_BENCH_EMPTY_OP	 = 1u << 4,	/* the op is empty: the bench is the loop itself */
+	/*
+	 * It measures its maps' memory, not their ops (map-mem): --map-types lists it apart,
+	 * as the type's memory row, not as a bench that covers the type.
+	 */
+	MB_BENCH_FOOTPRINT	 = 1u << 5,
 };
+
+/* A bench's .map_types in one line: MB_MAP_TYPES("hash", "lru_hash"). */
+#define MB_MAP_TYPES(...)	((const char *const[]){ __VA_ARGS__, NULL })
 
 /*
  * What measures a bench's runs besides its own hooks, provided by a driver (the in-kernel op
@@ -187,6 +195,12 @@ struct mb_bench {
 	const struct mb_opt *opts;	/* NULL-terminated, may be NULL */
 	size_t args_size;		/* size of the struct the options fill */
 	unsigned int flags;
+	/*
+	 * The map types it measures, by enum bpf_map_type's name in lower case ("hash",
+	 * "task_storage"), NULL-terminated; NULL: none. mapbench --map-types lists each type's
+	 * benches from these; a bench with a --map_type option may give its option's names.
+	 */
+	const char *const *map_types;
 	const struct mb_text_style *text;	/* kernel-compatible text lines */
 	const struct mb_metric_desc *metrics;	/* per-sample metrics, NULL-terminated */
 	const struct mb_counter_desc *counters;	/* its own counters, NULL-terminated, at most

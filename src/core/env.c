@@ -31,6 +31,7 @@ static const char *const format_names[] = { "text", "json", "csv", "md", NULL };
 
 const struct mb_opt mb_global_opts[] = {
 	ENV_FLAG("list", 'l', list, "List the benches, one line each, grouped by family (with --format md: the catalogue's index tables, docs/benchmarks.md)"),
+	ENV_FLAG("map-types", 0, map_types, "List every map type of this kernel (and newer ones): enum value, created here or not (probed), the benches that measure it, and why not (--format json: docs/output.md)"),
 	ENV_FLAG("help", 'h', help, "Show this help (with bench names: only their options; with sweep, compare or plot: its help)"),
 	ENV_FLAG("version", 0, version, "Print mapbench's version and git revision"),
 	ENV_U32("warmup", 'w', warmup, "1", 0, 3600, "SEC",

@@ -32,6 +32,7 @@ struct mb_env {
 	bool quiet;
 	bool verbose;
 	bool list;
+	bool map_types;	/* list the map types, probed, and their benches */
 	bool help;
 	bool version;
 	bool net;		/* subtract the empty loop's cost from in-kernel ns/op */

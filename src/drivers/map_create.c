@@ -25,10 +25,11 @@ int mb_map_create(const struct mb_map_desc *d)
 		opts.inner_map_fd = (__u32)d->inner_fd;
 	if (d->flags & BPF_F_NUMA_NODE)
 		opts.numa_node = (__u32)(d->numa_node > 0 ? d->numa_node : 0);
-	if (d->btf_key_type_id || d->btf_value_type_id) {
+	if (d->btf_key_type_id || d->btf_value_type_id || d->vmlinux_value_type_id) {
 		opts.btf_fd = (__u32)d->btf_fd;
 		opts.btf_key_type_id = d->btf_key_type_id;
 		opts.btf_value_type_id = d->btf_value_type_id;
+		opts.btf_vmlinux_value_type_id = d->vmlinux_value_type_id;
 	}
 	fd = bpf_map_create((enum bpf_map_type)d->type->type, d->name, d->key_size, d->value_size,
 			    d->max_entries, &opts);

@@ -34,6 +34,11 @@ struct mb_map_desc {
 	int btf_fd;
 	uint32_t btf_key_type_id;
 	uint32_t btf_value_type_id;
+	/*
+	 * struct_ops: the value's type in the kernel's own BTF (0: none); the kernel still asks
+	 * for a BTF of the program's own in btf_fd, without key and value ids.
+	 */
+	uint32_t vmlinux_value_type_id;
 };
 
 /* Create the map: its fd, or -errno. */

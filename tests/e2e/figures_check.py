@@ -157,6 +157,18 @@ def parse_local_storage(line):
             Fig('important_hits', 'ops/s', printed(g[3], 1e6), spread(g[4], 1e6), spread=True)]
 
 
+def parse_mapinmap(line):
+    m = re.match(r'^Summary: ([a-z-]+): ([0-9]+) calls, mean (%s) us, p50 (%s) us, p90 (%s) us, '
+                 r'p99 (%s) us, max (%s) us( \(stopped at --max_case_ms\))?$' % ((UNUM,) * 5), line)
+    if not m:
+        return None
+    g = m.groups()
+    lab = {'case': g[0]}
+    return [Fig('calls', 'calls', printed(g[1]), labels=lab)] + \
+        [Fig(n, 'us', printed(v), labels=lab)
+         for n, v in zip(['mean', 'p50', 'p90', 'p99', 'max'], g[2:7])]
+
+
 def parse_tasks_trace(line):
     """local-storage-tasks-trace's kernel lines: the latency, then with --kthread_pid the ticks."""
     m = re.match(r'^SUMMARY tasks_trace grace period latency\tavg (%s) us\tstddev (%s) us$'
@@ -173,7 +185,7 @@ def parse_tasks_trace(line):
 
 
 PARSERS = [parse_hits, parse_throughput, parse_false_hits, parse_htab, parse_creates,
-           parse_lru_dist, parse_lru_loss, parse_local_storage]
+           parse_lru_dist, parse_lru_loss, parse_local_storage, parse_mapinmap]
 
 # map-mem's columns after max_entries, with the unit of their figures.
 MM_COLUMNS = [('entries', 'entries'), ('created', 'bytes'), ('filled', 'bytes'),

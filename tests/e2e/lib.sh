@@ -95,10 +95,10 @@ jq_check() {
 	fi
 }
 
-# schema_check FILE: validates against docs/output.schema.json.
+# schema_check FILE [SCHEMA]: validates against SCHEMA (docs/output.schema.json by default).
 schema_check() {
-	local file=$1
-	if /usr/bin/python3 - "$ROOT/docs/output.schema.json" "$file" <<'PY' 2>"$TMP/schema.err"
+	local file=$1 schema=${2:-$ROOT/docs/output.schema.json}
+	if /usr/bin/python3 - "$schema" "$file" <<'PY' 2>"$TMP/schema.err"
 import json, sys
 import jsonschema
 schema = json.load(open(sys.argv[1]))

@@ -68,7 +68,7 @@ for r in "${runs[@]}"; do
 done
 
 # A one-shot bench's CSV is its table, not a header alone.
-for b in map-mem lru-dist lru-loss; do
+for b in map-mem lru-dist lru-loss map-in-map-replace; do
 	[ -s "$TMP/$b.csv" ] || continue
 	check "$b: the CSV has figure rows" bash -c "grep -q '^$b,.*,figure,' '$TMP/$b.csv'"
 	check "$b: the CSV's rows have the header's fields" /usr/bin/python3 -c '

@@ -66,9 +66,13 @@ static void test_map_types(void **state)
 	expect_ok("map-mem", "map_type", "hash", "hash");
 	/* Printed in the table's order, whatever order was given. */
 	expect_ok("map-mem", "map_type", "lpm_trie,hash,bloom_filter", "hash,lpm_trie,bloom_filter");
+	/* The thirteen of maps.h's table are not all: the recipes' other types are in it. */
 	expect_ok("map-mem", "map_type",
 		  "hash,percpu_hash,lru_hash,lru_percpu_hash,array,percpu_array,array_of_maps,hash_of_maps,lpm_trie,bloom_filter,ringbuf,user_ringbuf,perf_event_array",
-		  "all");
+		  "hash,percpu_hash,lru_hash,lru_percpu_hash,array,percpu_array,array_of_maps,hash_of_maps,lpm_trie,bloom_filter,ringbuf,user_ringbuf,perf_event_array");
+	/* Types known by their recipe: after the table's, in the recipes' (enum) order. */
+	expect_ok("map-mem", "map_type", "stack,queue,hash,prog_array", "hash,prog_array,queue,stack");
+	expect_ok("map-mem", "map_type", "arena,insn_array,storage", "arena,insn_array,storage");
 	/* The ten non-streaming types are not all of them. */
 	expect_ok("map-mem", "map_type",
 		  "hash,percpu_hash,lru_hash,lru_percpu_hash,array,percpu_array,array_of_maps,hash_of_maps,lpm_trie,bloom_filter",
@@ -242,9 +246,28 @@ static void test_percpu_values(void **state)
 	mm_layout_free(&l);
 }
 
+/* Types made from their recipe: fixed sizes one row, capped ones at the cap, rings rounded. */
+static void test_layout_size(void **state)
+{
+	struct mb_map_type_info ti = { .name = "x" };
+	struct mm_layout l = { .t = &ti };
+
+	(void)state;
+	assert_int_equal(mm_layout_size(&l, 1000), 1000);
+	l.max_cap = 256;
+	assert_int_equal(mm_layout_size(&l, 1000), 256);
+	assert_int_equal(mm_layout_size(&l, 100), 100);
+	l.fixed = true;
+	l.fixed_entries = 0;
+	assert_int_equal(mm_layout_size(&l, 1000), 0);
+	ti.ring = true;
+	assert_int_equal(mm_layout_size(&l, 1), mm_ring_size(1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_layout_size),
 		cmocka_unit_test(test_map_types),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_flags_and_ranges),

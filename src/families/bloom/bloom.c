@@ -610,6 +610,13 @@ BL_HOOKS(BL_FP, fp)
 BL_HOOKS(BL_HASH, hash)
 BL_HOOKS(BL_HASH_BLOOM, hash_bloom)
 
+/* The map types each bench measures. */
+static const char *const bl_types_lookup[] = { "bloom_filter", NULL };
+static const char *const bl_types_update[] = { "bloom_filter", NULL };
+static const char *const bl_types_fp[] = { "bloom_filter", NULL };
+static const char *const bl_types_hash[] = { "hash", NULL };
+static const char *const bl_types_hash_bloom[] = { "bloom_filter", "hash", NULL };
+
 #define BL_BENCH(_name, _sfx, _opts, _text, _metrics, _counters, _measure, _desc)	\
 	{									\
 		.name = _name,							\
@@ -618,6 +625,7 @@ BL_HOOKS(BL_HASH_BLOOM, hash_bloom)
 		.opts = _opts,							\
 		.args_size = sizeof(struct bloom_args),				\
 		.flags = MB_BENCH_NEEDS_BPF,					\
+		.map_types = bl_types_##_sfx,					\
 		.instrument = &mb_kloop_instrument,				\
 		.text = _text,							\
 		.metrics = _metrics,						\

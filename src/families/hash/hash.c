@@ -106,6 +106,7 @@ const struct mb_bench _var = {							\
 	.opts = hash_opts,							\
 	.args_size = sizeof(struct hash_args),					\
 	.flags = MB_BENCH_NEEDS_BPF,						\
+	.map_types = hash_type_names,						\
 	.instrument = &mb_kloop_instrument,					\
 	.text = &hash_text,							\
 	.metrics = hash_metrics,						\

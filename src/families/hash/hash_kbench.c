@@ -156,6 +156,7 @@ const struct mb_bench mb_bench_bpf_hashmap_lookup = {
 	.args_size = sizeof(struct hash_args),
 	/* The kernel's method: an inner bpf_loop per op, so a callback call per key. */
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_OP_CALLS,
+	.map_types = MB_MAP_TYPES("hash"),
 	.instrument = &mb_kloop_instrument,
 	.text = &hash_text_hml,
 	.validate = hml_validate,
@@ -172,6 +173,7 @@ const struct mb_bench mb_bench_bpf_hashmap_full_update = {
 	.opts = fu_opts,
 	.args_size = sizeof(struct hash_args),
 	.flags = MB_BENCH_NEEDS_BPF,
+	.map_types = MB_MAP_TYPES("hash"),
 	.instrument = &mb_kloop_instrument,
 	.text = &hash_text_fu,
 	.validate = fu_validate,

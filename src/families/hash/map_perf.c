@@ -570,6 +570,8 @@ const struct mb_bench mb_bench_map_perf = {
 	.opts = mp_opts,
 	.args_size = sizeof(struct mp_args),
 	.flags = MB_BENCH_NEEDS_BPF,
+	.map_types = MB_MAP_TYPES("hash", "percpu_hash", "lru_hash", "array", "lpm_trie",
+				  "array_of_maps"),
 	.instrument = &mb_kloop_instrument,
 	.text = &map_perf_text,
 	.validate = mp_validate,

@@ -289,6 +289,11 @@ static void ls_cache_teardown(struct mb_run *run)
 	run->priv = NULL;
 }
 
+/* The map types each bench measures. */
+static const char *const mb_bench_ls_cache_seq_get_types[] = { "task_storage", NULL };
+static const char *const mb_bench_ls_cache_int_get_types[] = { "task_storage", NULL };
+static const char *const mb_bench_ls_cache_hashmap_control_types[] = { "hash", NULL };
+
 #define LS_CACHE_BENCH(_var, _name, _opts, _desc)					\
 const struct mb_bench _var = {								\
 	.name = _name,									\
@@ -297,6 +302,7 @@ const struct mb_bench _var = {								\
 	.opts = _opts,									\
 	.args_size = sizeof(struct ls_cache_args),					\
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_OP_CALLS,				\
+	.map_types = _var##_types,							\
 	.text = &ls_cache_text,								\
 	.counters = ls_cache_counters,							\
 	/* The kernel's figure: gets per second of the producer's time, trigger and all. */ \

@@ -311,6 +311,7 @@ const struct mb_bench mb_bench_ls_create = {
 	.opts = lsc_opts,
 	.args_size = sizeof(struct lsc_args),
 	.flags = MB_BENCH_NEEDS_BPF,
+	.map_types = MB_MAP_TYPES("sk_storage", "task_storage"),
 	/* Creates over the producers' time: making the owner is part of the op. */
 	.headline = { .clock = MB_HEADLINE_WALL_RATE },
 	.counters = lsc_counters,

@@ -114,6 +114,7 @@ const struct mb_bench mb_bench_ls_owners = {
 	.opts = ls_owner_opts,
 	.args_size = sizeof(struct ls_owner_args),
 	.flags = MB_BENCH_NEEDS_BPF,
+	.map_types = MB_MAP_TYPES("task_storage", "sk_storage", "cgrp_storage", "inode_storage"),
 	.text = &ls_owner_text,
 	.metrics = ls_owner_metrics,
 	.headline = { .clock = MB_HEADLINE_WALL_RATE },

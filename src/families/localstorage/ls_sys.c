@@ -168,6 +168,7 @@ const struct mb_bench mb_bench_ls_syscall = {
 	.opts = ls_sys_opts,
 	.args_size = sizeof(struct ls_sys_args),
 	.flags = MB_BENCH_NEEDS_BPF,
+	.map_types = MB_MAP_TYPES("task_storage", "sk_storage", "cgrp_storage", "inode_storage"),
 	.text = &ls_sys_text,
 	.headline = { .clock = MB_HEADLINE_WALL_RATE },
 	.setup = ls_sys_setup,

@@ -238,6 +238,7 @@ const struct mb_bench mb_bench_ls_tasks_trace = {
 	.opts = ls_trace_opts,
 	.args_size = sizeof(struct ls_trace_args),
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,
+	.map_types = MB_MAP_TYPES("task_storage"),
 	/* The producer's storage runs per second of its time: the trigger is part of the op. */
 	.headline = { .clock = MB_HEADLINE_WALL_RATE },
 	.metrics = ls_trace_metrics,

@@ -308,6 +308,7 @@ const struct mb_bench mb_bench_lpm_trie_free = {
 	.opts = lpm_free_opts,
 	.args_size = sizeof(struct lpm_args),
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,
+	.map_types = MB_MAP_TYPES("lpm_trie"),
 	.text = &lpm_text_free,
 	.validate = free_validate,
 	.setup = free_setup,

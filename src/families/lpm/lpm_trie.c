@@ -235,6 +235,14 @@ static int validate_delete(struct mb_run *run)
 	return lpm_validate(run, "deletes every key once, in order");
 }
 
+/* The map types each bench measures: noop and baseline none (no map op). */
+static const char *const lpm_types_noop[] = { NULL };
+static const char *const lpm_types_baseline[] = { NULL };
+static const char *const lpm_types_lookup[] = { "lpm_trie", NULL };
+static const char *const lpm_types_insert[] = { "lpm_trie", NULL };
+static const char *const lpm_types_update[] = { "lpm_trie", NULL };
+static const char *const lpm_types_delete[] = { "lpm_trie", NULL };
+
 #define LPM_BENCH(_op, _desc, _flags, _text, _validate)				\
 const struct mb_bench mb_bench_lpm_trie_##_op = {				\
 	.name = "lpm-trie-" #_op,						\
@@ -243,6 +251,7 @@ const struct mb_bench mb_bench_lpm_trie_##_op = {				\
 	.opts = lpm_opts,							\
 	.args_size = sizeof(struct lpm_args),					\
 	.flags = MB_BENCH_NEEDS_BPF | (_flags),					\
+	.map_types = lpm_types_##_op,						\
 	.instrument = &mb_kloop_instrument,					\
 	.text = _text,								\
 	.validate = _validate,							\

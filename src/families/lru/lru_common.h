@@ -158,6 +158,7 @@ int lru_run_variants(struct mb_run *run, enum lru_access access,
 		.opts = _pfx##_opts,					\
 		.args_size = sizeof(struct _pfx##_args),		\
 		.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,	\
+		.map_types = lru_map_type_names,			\
 		.text = &lru_##_pfx##_text,				\
 		.validate = _pfx##_validate,				\
 		.setup = _pfx##_setup,					\

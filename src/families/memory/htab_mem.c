@@ -361,6 +361,7 @@ const struct mb_bench mb_bench_htab_mem = {
 	.opts = htab_mem_opts,
 	.args_size = sizeof(struct htab_mem_args),
 	.flags = MB_BENCH_NEEDS_BPF,
+	.map_types = MB_MAP_TYPES("hash"),
 	/* The ops' rate over the producers' time: the trigger path is part of the op. */
 	.headline = { .clock = MB_HEADLINE_WALL_RATE },
 	.text = &htab_mem_text,

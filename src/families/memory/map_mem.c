@@ -22,6 +22,7 @@
 #include "drivers/map_create.h"
 #include "map_mem.h"
 #include "map_mem_run.h"
+#include "map_mem_other.h"
 #include "maps/maps.h"
 #include "sys/meminfo.h"
 #include "mem.h"
@@ -41,15 +42,16 @@ static int nr_types(void)
 	return n;
 }
 
-static uint32_t all_types(void)
+/* "all": the types of maps.h's table and those known by their recipe only. */
+static uint64_t all_types(void)
 {
-	return (uint32_t)((1ULL << nr_types()) - 1);
+	return ((1ULL << nr_types()) - 1) | mm_other_types();
 }
 
 /* The local storage types' bits: named, or "storage"; "all" leaves them out (README.md). */
-static uint32_t storage_types(void)
+static uint64_t storage_types(void)
 {
-	uint32_t mask = 0;
+	uint64_t mask = 0;
 
 	for (int i = 0; mb_storage_map_types[i].name; i++)
 		mask |= mm_storage_bit(&mb_storage_map_types[i]);
@@ -57,8 +59,9 @@ static uint32_t storage_types(void)
 }
 
 /* The bits of one name of --map_type: "all", "storage" or a map type; 0 for none. */
-static uint32_t type_bits(const char *name)
+static uint64_t type_bits(const char *name)
 {
+	const struct mb_map_recipe *r = mb_map_recipe_find(name);
 	const struct mb_map_type_info *t;
 
 	if (!strcmp(name, "all"))
@@ -69,19 +72,21 @@ static uint32_t type_bits(const char *name)
 	if (t)
 		return 1u << (t - mb_map_types);
 	t = mb_storage_type_by_name(name);
-	return t ? mm_storage_bit(t) : 0;
+	if (t)
+		return mm_storage_bit(t);
+	return r ? mm_other_bit(r) : 0;
 }
 
 static int parse_types(const char *arg, void *field, const char **why)
 {
 	static char msg[512];
-	uint32_t mask = 0;
+	uint64_t mask = 0;
 	const char *p = arg;
 
 	while (*p) {
 		size_t len = strcspn(p, ",");
 		char name[32];
-		uint32_t bits;
+		uint64_t bits;
 
 		if (!len || len >= sizeof(name)) {
 			*why = "an empty or overlong name";
@@ -106,37 +111,48 @@ static int parse_types(const char *arg, void *field, const char **why)
 		*why = "empty";
 		return -EINVAL;
 	}
-	*(uint32_t *)field = mask;
+	*(uint64_t *)field = mask;
 	return 0;
 }
 
 /* Names of @mask in @list's order, after @n bytes of @buf; "all"/"storage" for the whole list. */
-static size_t format_list(uint32_t mask, const struct mb_map_type_info *list, uint32_t whole,
-			  const char *word, char *buf, size_t n, size_t len)
+/* The bit of type @i of @list (mb_map_types, mb_storage_map_types, or NULL: the recipes). */
+static uint64_t list_bit(const struct mb_map_type_info *list, int i)
 {
-	if (!mask)
-		return n;
-	if (mask == whole)
-		return n + (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", word);
-	for (int i = 0; list[i].name && n < len; i++) {
-		uint32_t bit = list == mb_map_types ? 1u << i : mm_storage_bit(&list[i]);
+	if (!list)
+		return mm_other_bit(&mb_map_recipes[i]);
+	return list == mb_map_types ? 1ULL << i : mm_storage_bit(&list[i]);
+}
 
-		if (mask & bit)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", list[i].name);
-	}
+static const char *list_name(const struct mb_map_type_info *list, int i)
+{
+	return list ? list[i].name : mb_map_recipes[i].name;
+}
+
+static size_t format_list(uint64_t mask, const struct mb_map_type_info *list, char *buf,
+			  size_t n, size_t len)
+{
+	for (int i = 0; list_name(list, i) && n < len; i++)
+		if (mask & list_bit(list, i))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "",
+					      list_name(list, i));
 	return n;
 }
 
 static void format_types(const void *field, char *buf, size_t len)
 {
-	uint32_t mask = *(const uint32_t *)field;
-	size_t n;
+	uint64_t mask = *(const uint64_t *)field;
+	size_t n = 0;
 
 	buf[0] = '\0';
-	n = format_list(mask & all_types(), mb_map_types, all_types(), "all", buf, 0, len);
-	if (n < len)
-		format_list(mask & storage_types(), mb_storage_map_types, storage_types(), "storage",
-			    buf, n, len);
+	if ((mask & all_types()) == all_types())
+		n = (size_t)snprintf(buf, len, "all");
+	else if (mask & all_types())
+		n = format_list(mask, NULL, buf, format_list(mask, mb_map_types, buf, 0, len), len);
+	if (n < len && (mask & storage_types()) == storage_types())
+		snprintf(buf + n, len - n, "%sstorage", n ? "," : "");
+	else if (n < len)
+		format_list(mask & storage_types(), mb_storage_map_types, buf, n, len);
 }
 
 static int parse_sizes(const char *arg, void *field, const char **why)
@@ -190,8 +206,8 @@ static void format_sizes(const void *field, char *buf, size_t len)
 
 static const struct mb_opt map_mem_opts[] = {
 	MB_OPT_CUSTOM_DEF("map_type", struct map_mem_args, types, "all", parse_types, format_types,
-			  "all, or names joined by ',': hash, percpu_hash, lru_hash, lru_percpu_hash, array, percpu_array, array_of_maps, hash_of_maps, lpm_trie, bloom_filter, ringbuf, user_ringbuf, perf_event_array, task_storage, sk_storage, cgrp_storage, inode_storage, storage",
-			  "TYPES", "map types to measure; storage: the four local storage types, per owner beside a hash keyed by owner id (all leaves them out)"),
+			  "all, or names joined by ',': hash, percpu_hash, lru_hash, lru_percpu_hash, array, percpu_array, array_of_maps, hash_of_maps, lpm_trie, bloom_filter, ringbuf, user_ringbuf, perf_event_array, every other type of mapbench --map-types (prog_array, queue, devmap, arena, ...), task_storage, sk_storage, cgrp_storage, inode_storage, storage",
+			  "TYPES", "map types to measure; storage: the four local storage types, per owner beside a hash keyed by owner id (all leaves them out); the other types are made from their recipe (its sizes)"),
 	MB_OPT_CUSTOM_DEF("max_entries", struct map_mem_args, sizes, "10000", parse_sizes,
 			  format_sizes, "1..67108864; up to 16 sizes joined by ',' (a sweep)",
 			  "N[,N...]",
@@ -329,6 +345,14 @@ static int map_mem_validate(struct mb_run *run)
 					    a->key_size, t->name, a->key_size,
 					    1ULL << (8 * a->key_size), nr_to_insert(a, largest));
 	}
+	/* Types known by their recipe: made as it says, with the sizes asked where they take one. */
+	for (int i = 0; strict && mb_map_recipes[i].name; i++) {
+		if (!(a->types & mm_other_bit(&mb_map_recipes[i])))
+			continue;
+		err = mm_other_validate(run, &mb_map_recipes[i]);
+		if (err)
+			return err;
+	}
 	/* Storage types are always named: the options must suit them. */
 	for (int i = 0; mb_storage_map_types[i].name; i++) {
 		const struct mb_map_type_info *t = &mb_storage_map_types[i];
@@ -449,7 +473,7 @@ static void measure(struct mb_run *run, struct mm_state *st, struct mm_layout *l
 		r->usage_created = mm_delta(u.usage, base.usage);
 	}
 	/* A streaming map is allocated whole at creation; only BPF or a producer writes it. */
-	r->fill_reason = mm_fill_reason(l->t);
+	r->fill_reason = l->fill_why ? l->fill_why : mm_fill_reason(l->t);
 	if (r->fill_reason)
 		goto close;
 
@@ -540,6 +564,9 @@ static int map_mem_setup(struct mb_run *run)
 			return st->inner_fd;
 	}
 	err = mm_storage_setup(run, st);
+	/* A type named that this kernel lacks ends the run (all: its table says so). */
+	if (!err && mb_run_opt_given(run, "map_type") && (a->types & all_types()) != all_types())
+		err = mm_other_present(run, st);
 	if (err)
 		return err;
 	st->memcg_ok = !mb_memcg_detect_self(&st->site, st->memcg_why, sizeof(st->memcg_why));
@@ -564,11 +591,55 @@ static int map_mem_setup(struct mb_run *run)
 	return 0;
 }
 
+/* Every size of the type @l lays out, or @skip: why not (the kernel lacks the type). */
+static void measure_sizes(struct mb_run *run, struct mm_state *st, struct mm_layout *l,
+			  const char *skip, struct mb_json *footprint)
+{
+	const struct map_mem_args *a = run->args;
+	const struct mb_map_type_info *t = l->t;
+	struct mb_json *tj = type_json(l), *rows, *row;
+
+	if (l->fill_why)
+		mb_json_set_str(tj, "fill_reason", l->fill_why);
+	if (l->fixed)
+		mb_json_set_str(tj, "size_rule", l->fixed_entries ?
+				"one value only: max_entries is always 1, whatever --max_entries says" :
+				"no capacity: max_entries is always 0, whatever --max_entries says");
+	else if (l->max_cap)
+		mb_json_set_str(tj, "size_rule", "sizes above the type's limit are capped to it (rounded_from: the size asked)");
+	mb_json_set(footprint, t->name, tj);
+	tj = mb_json_get(footprint, t->name);
+	rows = mb_json_get(tj, "rows");
+	mb_run_partial(run, &(struct mm_news){ .kind = MM_NEWS_HEADER, .type = t->name, .tj = tj });
+	if (skip) {
+		mb_run_partial(run, &(struct mm_news){ .kind = MM_NEWS_SKIPPED, .why = skip });
+		mb_json_set_str(tj, "skipped", skip);
+		return;
+	}
+	for (uint32_t i = 0, prev = UINT32_MAX; i < a->sizes.n && !mb_interrupted(); i++) {
+		uint32_t asked = a->sizes.v[i];
+		/* Validation refused other ring sizes where the types were named. */
+		uint32_t size = mm_layout_size(l, asked);
+		struct mm_row r;
+
+		/* A fixed or capped size: the row it gives once. */
+		if (size == prev && (l->fixed || l->max_cap))
+			continue;
+		prev = size;
+		measure(run, st, l, size, &r);
+		r.rounded_from = size != asked && !l->fixed ? asked : 0;
+		row = mm_row_json(&r);
+		mb_run_partial(run, &(struct mm_news){ .kind = MM_NEWS_ROW, .row = row,
+						       .percpu = t->percpu });
+		mb_json_append(rows, row);
+	}
+	mb_run_partial(run, &(struct mm_news){ .kind = MM_NEWS_NOTE, .type = t->name, .tj = tj });
+}
+
 static int measure_type(struct mb_run *run, struct mm_state *st,
 			const struct mb_map_type_info *t, struct mb_json *footprint)
 {
 	const struct map_mem_args *a = run->args;
-	struct mb_json *tj, *rows, *row;
 	struct mm_layout l;
 	char why[256];
 	int err;
@@ -577,32 +648,44 @@ static int measure_type(struct mb_run *run, struct mm_state *st,
 	if (err)
 		return mb_run_fail(run, err, "%s: cannot allocate buffers: %s", t->name,
 				   strerror(-err));
-	tj = type_json(&l);
-	mb_json_set(footprint, t->name, tj);
-	tj = mb_json_get(footprint, t->name);
-	rows = mb_json_get(tj, "rows");
-	mb_run_partial(run, &(struct mm_news){ .kind = MM_NEWS_HEADER, .type = t->name, .tj = tj });
-	if (mb_probe_map_type(t->type, t->name, why, sizeof(why))) {
-		mb_run_partial(run, &(struct mm_news){ .kind = MM_NEWS_SKIPPED, .why = why });
-		mb_json_set_str(tj, "skipped", why);
-	} else {
-		for (uint32_t i = 0; i < a->sizes.n && !mb_interrupted(); i++) {
-			uint32_t asked = a->sizes.v[i];
-			/* Validation refused other ring sizes where the types were named. */
-			uint32_t size = t->ring ? mm_ring_size(asked) : asked;
-			struct mm_row r;
-
-			measure(run, st, &l, size, &r);
-			r.rounded_from = size != asked ? asked : 0;
-			row = mm_row_json(&r);
-			mb_run_partial(run, &(struct mm_news){ .kind = MM_NEWS_ROW, .row = row,
-							       .percpu = t->percpu });
-			mb_json_append(rows, row);
-		}
-		mb_run_partial(run, &(struct mm_news){ .kind = MM_NEWS_NOTE, .type = t->name,
-						       .tj = tj });
-	}
+	measure_sizes(run, st, &l, mb_probe_map_type(t->type, t->name, why, sizeof(why)) ? why :
+				     NULL, footprint);
 	mm_layout_free(&l);
+	return 0;
+}
+
+/* A type known by its recipe: made from it, the kernel's value for its name. */
+static int measure_other(struct mb_run *run, struct mm_state *st, const struct mb_map_recipe *r,
+			 struct mb_json *footprint)
+{
+	int value = mm_other_value(st, r->name), err;
+	struct mm_other *o = calloc(1, sizeof(*o));
+	char why[256];
+
+	if (!o)
+		return mb_run_fail(run, -ENOMEM, "%s: out of memory", r->name);
+	if (value < 0) {
+		/* Not on this kernel: a header and the reason, as a type the kernel lacks. */
+		struct mb_map_type_info ti = { .name = r->name };
+		struct mm_layout l = { .t = &ti };
+
+		snprintf(why, sizeof(why), "not on this kernel: %s",
+			 r->since ? r->since : "its BTF does not name it");
+		measure_sizes(run, st, &l, why, footprint);
+		free(o);
+		return 0;
+	}
+	err = mm_other_get(o, r, value, why, sizeof(why));
+	if (err == -ENOMEM) {
+		mm_other_put(o);
+		free(o);
+		return mb_run_fail(run, err, "%s: cannot allocate buffers", r->name);
+	}
+	if (!err)
+		err = mb_map_probe_type(r, value, why, sizeof(why));
+	measure_sizes(run, st, &o->l, err ? why : NULL, footprint);
+	mm_other_put(o);
+	free(o);
 	return 0;
 }
 
@@ -617,6 +700,13 @@ static int map_mem_run_once(struct mb_run *run)
 		if (!(a->types & (1u << i)))
 			continue;
 		err = measure_type(run, st, &mb_map_types[i], footprint);
+		if (err)
+			return err;
+	}
+	for (int i = 0; mb_map_recipes[i].name && !mb_interrupted(); i++) {
+		if (!(a->types & mm_other_bit(&mb_map_recipes[i])))
+			continue;
+		err = measure_other(run, st, &mb_map_recipes[i], footprint);
 		if (err)
 			return err;
 	}
@@ -645,6 +735,7 @@ static void map_mem_teardown(struct mb_run *run)
 	if (st->inner_fd >= 0)
 		close(st->inner_fd);
 	mm_storage_teardown(st);
+	free(st->ktypes);
 	free(st);
 	run->priv = NULL;
 }
@@ -655,7 +746,8 @@ const struct mb_bench mb_bench_map_mem = {
 	.desc = "memory footprint of every map type: charged at creation, filled, emptied, closed, beside memlock",
 	.opts = map_mem_opts,
 	.args_size = sizeof(struct map_mem_args),
-	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,
+	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER | MB_BENCH_FOOTPRINT,
+	.map_types = mb_map_recipe_names,	/* a row for every type, from its recipe */
 	.text = &mm_text,
 	.validate = map_mem_validate,
 	.setup = map_mem_setup,

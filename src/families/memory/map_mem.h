@@ -25,7 +25,20 @@ struct mm_layout {
 	 * per-CPU values per CPU), what the fill inserts, the buffers of one batch.
 	 */
 	struct mb_entries e;
+	/*
+	 * Types known by their recipe only (map_mem_other.c): the description to create them
+	 * from (BTF, a kernel value type), why their rows are not filled, and the size they
+	 * take: fixed (storage of cgroups: 0; struct_ops: 1) or at most max_cap (0: any).
+	 */
+	const struct mb_map_desc *desc;
+	const char *fill_why;
+	bool fixed;
+	uint32_t fixed_entries;
+	uint32_t max_cap;
 };
+
+/* The size a map of @l's type is created with when @asked is: rounded, capped or fixed. */
+uint32_t mm_layout_size(const struct mm_layout *l, uint32_t asked);
 
 /*
  * Sizes and flags of @t from the options: arrays take 4-byte index keys, map-in-map 4-byte fd

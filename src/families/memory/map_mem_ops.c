@@ -129,7 +129,21 @@ int mm_create(const struct mm_layout *l, uint32_t max_entries)
 				 .value_size = l->e.value_size, .max_entries = max_entries,
 				 .flags = l->flags, .inner_fd = l->inner_fd };
 
+	if (l->desc) {
+		d = *l->desc;
+		d.name = "mb_mem";
+		d.max_entries = max_entries;
+	}
 	return mb_map_create(&d);
+}
+
+uint32_t mm_layout_size(const struct mm_layout *l, uint32_t asked)
+{
+	if (l->t->ring)
+		return mm_ring_size(asked);
+	if (l->fixed)
+		return l->fixed_entries;
+	return l->max_cap && asked > l->max_cap ? l->max_cap : asked;
 }
 
 struct mb_fill mm_request(struct mm_layout *l, int fd, uint32_t nr, bool (*stop)(void *ctx))

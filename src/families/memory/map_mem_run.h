@@ -13,6 +13,7 @@
 
 #include "drivers/map_create.h"
 #include "drivers/owners.h"
+#include "maps/map_recipe.h"
 #include "sys/memcg.h"
 
 struct mb_run;
@@ -26,6 +27,8 @@ struct mb_json;
 #define MM_VALUE_MAX	65536
 /* Bit i + MM_STORAGE_BIT of map_mem_args.types: mb_storage_map_types[i]. */
 #define MM_STORAGE_BIT	16
+/* Bit i + MM_OTHER_BIT: mb_map_recipes[i], a type known by its recipe only (map_mem_other.c). */
+#define MM_OTHER_BIT	24
 
 struct mm_sizes {
 	uint32_t n;
@@ -33,7 +36,7 @@ struct mm_sizes {
 };
 
 struct map_mem_args {
-	uint32_t types;			/* bit i: mb_map_types[i]; storage above MM_STORAGE_BIT */
+	uint64_t types;			/* bit i: mb_map_types[i]; storage, others above */
 	struct mm_sizes sizes;		/* --max_entries (storage types: owners) */
 	uint32_t nr_entries;		/* 0: fill to max_entries */
 	uint32_t key_size;
@@ -87,6 +90,9 @@ struct mm_state {
 	struct mb_map_desc sdesc;
 	bool sdesc_ready;
 	struct mm_owners owners;
+	/* The kernel's map types (map_mem_other.c), read once where a recipe type is asked. */
+	struct mb_kernel_map_type *ktypes;
+	int nr_ktypes;
 };
 
 /* ---- progress on a terminal (map_mem_phase.c) ---- */

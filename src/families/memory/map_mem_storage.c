@@ -68,7 +68,11 @@ int mm_storage_setup(struct mb_run *run, struct mm_state *st)
 	struct rlimit rl;
 	int err;
 
-	if (!(a->types & ~((1u << MM_STORAGE_BIT) - 1)))
+	uint64_t storage = 0;
+
+	for (int i = 0; mb_storage_map_types[i].name; i++)
+		storage |= mm_storage_bit(&mb_storage_map_types[i]);
+	if (!(a->types & storage))
 		return 0;
 	/* Owners hold a descriptor each: up to the hard limit validation allowed for. */
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {

@@ -274,6 +274,15 @@ static void mm_print_note(FILE *f, const char *type, const struct mb_json *tj)
 		print_stream_note(f, type, tj);
 		return;
 	}
+	/* A type made from its recipe: how its size is taken, why it is not filled. */
+	if (mb_json_str(mb_json_get(tj, "size_rule"), NULL) &&
+	    !mb_json_str(mb_json_get(tj, "skipped"), NULL))
+		fprintf(f, "%11s %s: %s\n", "note:", type,
+			mb_json_str(mb_json_get(tj, "size_rule"), ""));
+	if (mb_json_str(mb_json_get(tj, "fill_reason"), NULL) &&
+	    !mb_json_str(mb_json_get(tj, "skipped"), NULL))
+		fprintf(f, "%11s %s: fill, delete: n/a: %s; memlock and vs charged: at creation\n",
+			"note:", type, mb_json_str(mb_json_get(tj, "fill_reason"), ""));
 	if (!mb_json_is(charged, MB_JSON_BOOL) || mb_json_str(mb_json_get(tj, "skipped"), NULL))
 		return;
 	if (mb_json_truthy(charged))

@@ -105,6 +105,7 @@ const struct mb_bench _var = {							\
 	.opts = _opts,								\
 	.args_size = sizeof(struct qu_args),					\
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,			\
+	.map_types = qu_type_names,						\
 	.instrument = &mb_kloop_instrument,					\
 	.text = &qu_text,							\
 	.metrics = qu_metrics,							\

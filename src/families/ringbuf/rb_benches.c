@@ -15,6 +15,8 @@ const struct mb_bench _var = {								\
 	.opts = rb_opts,								\
 	.args_size = sizeof(struct rb_args),						\
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_CONSUMERS,				\
+	.map_types = (_kind) == PB_LIBBPF || (_kind) == PB_CUSTOM ?			\
+		     MB_MAP_TYPES("perf_event_array") : MB_MAP_TYPES("ringbuf"),		\
 	/* Records a consumer took, over the wall clock it took them in. */		\
 	.headline = { .count = MB_HEADLINE_HITS, .clock = MB_HEADLINE_WALL_RATE },	\
 	/* A submit wakes the consumer: interrupts on the producer's CPU, not its time. */	\

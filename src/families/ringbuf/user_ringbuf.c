@@ -313,6 +313,7 @@ const struct mb_bench mb_bench_user_ringbuf = {
 	.opts = rb_opts,
 	.args_size = sizeof(struct rb_args),
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_CONSUMERS,
+	.map_types = MB_MAP_TYPES("user_ringbuf"),
 	/* Records the consumer got through, not the attempts the full ring dropped. */
 	.headline = { .count = MB_HEADLINE_HITS },
 	.text = &rb_text,
