@@ -67,23 +67,6 @@ static __always_inline int mb_trigger_tp(struct trace_event_raw_sys_enter *ctx, 
 	return mb_trigger_arg_slot(ctx->args[0], op);
 }
 
-/* The slot of the reading thread if it is a producer of ours asking for @op, else -1. */
-static __always_inline int mb_trigger_sock_slot(__u32 op)
-{
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 nr = mb_trigger_socks.nr;
-
-	if ((__u32)(id >> 32) != mb_trigger_tgid)
-		return -1;
-	for (__u32 i = 0; i < MB_MAX_SLOTS && i < nr; i++) {
-		__u64 v = mb_trigger_socks.arg[i];
-
-		if ((__u32)(v >> 32) == (__u32)id)
-			return mb_trigger_arg_slot((__u32)v, op);
-	}
-	return -1;
-}
-
 /*
  * Accounts one run of an op in slot @idx: its in-kernel time since @t0, the @ops it counts
  * (the figure's unit), and the map operations in it that did (*@hits) or failed (*@errors),
@@ -141,18 +124,6 @@ int _name##_tp(struct trace_event_raw_sys_enter *ctx)			\
 	return idx < 0 ? 0 : (_call);					\
 }
 
-/*
- * The socket kind's program of op @_op, on the sock_recv_length tracepoint: @_call, an
- * expression of idx (the reading producer's slot) and sk (its socket, a trusted pointer), runs
- * it. Not loaded unless user space says so.
- */
-#define MB_TRIGGER_SOCK_PROGS(_name, _op, _call)			\
-SEC("?tp_btf/sock_recv_length")						\
-int BPF_PROG(_name##_sk, struct sock *sk, int ret, int flags)		\
-{									\
-	int idx = mb_trigger_sock_slot(_op);				\
-									\
-	return idx < 0 ? 0 : (_call);					\
-}
+/* The socket kind's programs (MB_TRIGGER_SOCK_PROGS) are in trigger_sock.bpf.h. */
 
 #endif

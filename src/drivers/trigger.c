@@ -73,6 +73,7 @@ int mb_trigger_load(struct mb_run *run, struct mb_trigger *t, mb_trigger_load_fn
 		t->attach = (enum mb_trigger_attach)a;
 		t->slots = NULL;
 		t->socks = NULL;
+		t->threads = NULL;
 		if (mb_trigger_refused(refuse, t->attach)) {
 			mb_debug("%s: %s programs refused (%s)", run->bench->name,
 				 mb_trigger_attach_key(t->attach), MB_TRIGGER_REFUSE_ENV);

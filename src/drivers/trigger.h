@@ -24,6 +24,7 @@
 #include "kloop_shared.h"
 #include "trigger_shared.h"
 
+struct bpf_map;
 struct bpf_object;
 struct mb_json;
 
@@ -54,8 +55,12 @@ struct mb_trigger {
 	enum mb_trigger_kind kind;	/* set before mb_trigger_load() (zero: syscall) */
 	enum mb_trigger_attach attach;	/* where the loaded programs run */
 	struct mb_slot *slots;		/* their mb_slots (skel->bss->mb_slots), set by the loader */
-	/* The socket kind: &skel->bss->mb_trigger_socks, set by the loader. */
+	/*
+	 * The socket kind (trigger_sock.bpf.h): &skel->bss->mb_trigger_socks and
+	 * skel->maps.mb_thread_slots, set by the loader.
+	 */
 	struct mb_trigger_socks *socks;
+	struct bpf_map *threads;
 };
 
 /*
@@ -105,8 +110,8 @@ int mb_trigger_produce(struct mb_run *run, struct mb_producer *p, const struct m
 
 /*
  * The socket kind, producer side: register the calling thread as producer @p's, asking for
- * @op, before its first mb_trigger_sock_fire(). 0, or -EINVAL where the loader did not set
- * @t->socks.
+ * @op, before its first mb_trigger_sock_fire() (again: the thread's slot and op are replaced).
+ * 0, -EINVAL where the loader did not set @t->socks and @t->threads, or -errno.
  */
 int mb_trigger_sock_register(struct mb_producer *p, const struct mb_trigger *t, __u32 op);
 /*

@@ -8,6 +8,9 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
+#include <bpf/libbpf.h>
+
+#include "thread_slots.h"
 #include "trigger.h"
 #include "util/log.h"
 
@@ -53,18 +56,11 @@ int mb_trigger_fire(struct mb_run *run, struct mb_producer *p, const struct mb_t
 
 int mb_trigger_sock_register(struct mb_producer *p, const struct mb_trigger *t, __u32 op)
 {
-	__u32 tid = (__u32)syscall(SYS_gettid), nr;
-
-	if (!t->socks || p->idx < 0 || p->idx >= MB_MAX_SLOTS)
+	if (!t->socks || !t->threads || p->idx < 0 || p->idx >= MB_MAX_SLOTS)
 		return -EINVAL;
-	__atomic_store_n(&t->socks->arg[p->idx],
-			 (__u64)tid << 32 | mb_trigger_arg(op, (__u32)p->idx), __ATOMIC_RELEASE);
-	nr = __atomic_load_n(&t->socks->nr, __ATOMIC_RELAXED);
-	while (nr < (__u32)p->idx + 1 &&
-	       !__atomic_compare_exchange_n(&t->socks->nr, &nr, (__u32)p->idx + 1, false,
-					    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
-		;
-	return 0;
+	/* The op first: a program that finds the thread's slot takes the op there. */
+	__atomic_store_n(&t->socks->op[p->idx], op, __ATOMIC_RELEASE);
+	return mb_thread_slot_register(bpf_map__fd(t->threads), (uint32_t)p->idx);
 }
 
 int mb_trigger_sock_fire(struct mb_run *run, struct mb_producer *p, const struct mb_trigger *t,

@@ -19,14 +19,12 @@
 #define MB_TRIGGER_SLOT_MASK	0xffffu
 
 /*
- * The socket kind's registry (its programs' .bss): each producer's thread id (high 32 bits)
- * and the argument its reads stand for (low 32 bits: mb_trigger_arg()), at its slot; @nr is
- * one past the highest slot registered, so that a program looks no further.
+ * The socket kind's ops (its programs' .bss): the op each producer's reads stand for, at its
+ * slot (0: none). Which producer a reading thread is, the thread -> slot map of
+ * drivers/thread_slots says (trigger_sock.bpf.h).
  */
 struct mb_trigger_socks {
-	__u32 nr;
-	__u32 pad;
-	__u64 arg[MB_MAX_SLOTS];
+	__u32 op[MB_MAX_SLOTS];
 };
 
 /* The syscall argument that asks for @op on behalf of producer @slot. */

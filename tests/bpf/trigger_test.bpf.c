@@ -4,7 +4,7 @@
  * second also adds 2 to its slot's own counter 0; a third, fired by a socket read, the socket's
  * address family.
  */
-#include "drivers/trigger.bpf.h"
+#include "drivers/trigger_sock.bpf.h"
 
 __u64 mb_tt_one = 1, mb_tt_zero;
 

@@ -130,6 +130,7 @@ static int load_test(struct mb_run *run, struct mb_trigger *t, void *ctx)
 	}
 	t->slots = l->skel->bss->mb_slots;
 	t->socks = &l->skel->bss->mb_trigger_socks;
+	t->threads = l->skel->maps.mb_thread_slots;
 	return 0;
 }
 
@@ -259,17 +260,25 @@ static void test_sock(void **state)
 	/* Not registered yet: the program ignores the read. */
 	assert_int_equal(mb_trigger_sock_fire(&run, &p, &t, fd), -ENOENT);
 	assert_int_equal(mb_trigger_sock_register(&p, &t, 3), 0);
-	assert_int_equal(t.socks->nr, 3);
+	assert_int_equal(t.socks->op[2], 3);
 	for (int i = 0; i < 4; i++)
 		assert_int_equal(mb_trigger_sock_fire(&run, &p, &t, fd), 0);
 	mb_trigger_counters(&t.slots[2], 0, 0, &c);
 	assert_int_equal(c.ops, 4);
 	assert_int_equal(c.counter[0], 4 * AF_INET);
-	/* A later slot raises how far the programs look; an earlier one does not lower it. */
+	/* The thread registered again as another producer: its reads count there now. */
 	assert_int_equal(mb_trigger_sock_register(&q, &t, 3), 0);
-	assert_int_equal(t.socks->nr, 6);
-	assert_int_equal(mb_trigger_sock_register(&p, &t, 3), 0);
-	assert_int_equal(t.socks->nr, 6);
+	assert_int_equal(mb_trigger_sock_fire(&run, &q, &t, fd), 0);
+	assert_int_equal(t.slots[5].ops, 1);
+	assert_int_equal(t.slots[2].ops, 4);
+	/* Asking for an op no program runs: its reads count nowhere. */
+	assert_int_equal(mb_trigger_sock_register(&p, &t, 4), 0);
+	assert_int_equal(mb_trigger_sock_fire(&run, &p, &t, fd), 0);
+	assert_int_equal(t.slots[2].ops, 4);
+	assert_int_equal(t.slots[5].ops, 1);
+	/* Without the loader's thread map: refused. */
+	t.threads = NULL;
+	assert_int_equal(mb_trigger_sock_register(&p, &t, 3), -EINVAL);
 	close(fd);
 	trigger_test_bpf__destroy(l.skel);
 }

@@ -26,6 +26,7 @@
 #include "drivers/trigger.h"
 #include "ls_cache.h"
 #include "ls_cache.skel.h"
+#include "ls_inner.h"
 #include "ls_shared.h"
 #include "maps/maps.h"
 #include "sys/meminfo.h"
@@ -34,7 +35,6 @@
 #include "util/log.h"
 
 #define LS_KEY_VALUE_SIZE	4	/* int key, int value: the kernel's */
-#define LS_FREE_WAIT_NS		5000000000ULL	/* the longest wait for the maps to be freed */
 
 struct ls_cache_args {
 	uint32_t nr_maps;
@@ -64,10 +64,7 @@ static const struct mb_counter_desc ls_cache_counters[] = {
 struct ls_cache_state {
 	struct ls_cache_bpf *skel;
 	struct mb_trigger trig;
-	int *inner;		/* the inner maps' fds, until they sit in ls_maps */
-	uint32_t nr_inner;
-	uint32_t *ids;		/* the inner maps' ids, to see them freed at teardown */
-	uint32_t nr_ids;
+	struct ls_inner inner;	/* fds until they sit in ls_maps; ids to see them freed */
 	uint64_t create_ns;
 	uint64_t fill_ns;
 };
@@ -116,7 +113,7 @@ static int ls_cache_load(struct mb_run *run, struct mb_trigger *t, void *ctx)
 	skel->rodata->ls_nr_keys = op == LS_OP_HASH ? args->nr_keys : 1;
 	err = bpf_map__set_max_entries(skel->maps.ls_maps, args->nr_maps);
 	if (!err)
-		err = bpf_map__set_inner_map_fd(skel->maps.ls_maps, st->inner[0]);
+		err = ls_inner_template(&st->inner, skel->maps.ls_maps);
 	if (!err)
 		err = mb_trigger_prepare(skel->obj, t->attach,
 					 op == LS_OP_SEQ ? seq : op == LS_OP_INT ? inter : hash);
@@ -156,58 +153,34 @@ static int fill_control(struct mb_run *run, int fd)
 /* The inner maps: task storage (with BTF), or full 4M-entry hash maps for the control. */
 static int make_inner(struct mb_run *run, struct ls_cache_state *st)
 {
+	static const struct ls_inner_opts fill = { .each = fill_control };
 	const struct ls_cache_args *args = run->args;
 	bool hash = op_of(run) == LS_OP_HASH;
 	struct mb_map_desc d = {
-		.type = hash ? mb_map_type_by_name("hash") : mb_storage_type_by_name("task_storage"),
-		.name = hash ? "mb_ls_hash" : "mb_ls_task", .key_size = LS_KEY_VALUE_SIZE,
-		.value_size = LS_KEY_VALUE_SIZE, .max_entries = hash ? LS_HASH_ENTRIES : 0,
-		.flags = hash ? 0 : BPF_F_NO_PREALLOC,
+		.type = mb_map_type_by_name("hash"), .name = "mb_ls_hash",
+		.key_size = LS_KEY_VALUE_SIZE, .value_size = LS_KEY_VALUE_SIZE,
+		.max_entries = LS_HASH_ENTRIES,
 	};
-	uint64_t t0 = mb_now_ns();
-	int err = 0;
+	int err;
 
-	st->inner = malloc(sizeof(*st->inner) * args->nr_maps);
-	st->ids = calloc(args->nr_maps, sizeof(*st->ids));
-	if (!st->inner || !st->ids)
-		return mb_run_fail(run, -ENOMEM, "out of memory");
-	if (!hash && (err = mb_map_desc_add_btf(&d)))
-		return mb_run_fail(run, err, "cannot load the BTF of the task storage maps: %s",
-				   strerror(-err));
-	for (; st->nr_inner < args->nr_maps && !err; st->nr_inner++) {
-		int fd = mb_run_map_create(run, &d, NULL);
-
-		if (fd < 0) {
-			err = fd;
-			break;
-		}
-		st->inner[st->nr_inner] = fd;
-		st->ids[st->nr_ids++] = mb_map_id(fd);
-		if (hash)
-			err = fill_control(run, fd);
-		else
-			st->create_ns = mb_now_ns() - t0;
-	}
+	if (!hash)
+		ls_inner_storage_desc(&d, MB_OWNER_TASK, "mb_ls_task", LS_KEY_VALUE_SIZE);
+	err = ls_inner_make(run, &st->inner, &d, args->nr_maps, hash ? &fill : NULL);
 	if (hash)
-		st->fill_ns = mb_now_ns() - t0;
-	mb_map_desc_put_btf(&d);
+		st->fill_ns = st->inner.make_ns;
+	else
+		st->create_ns = st->inner.make_ns;
 	return err;
 }
 
 /* Put the inner maps into ls_maps, which then holds them: their fds are closed. */
 static int insert_inner(struct mb_run *run, struct ls_cache_state *st)
 {
-	int outer = bpf_map__fd(st->skel->maps.ls_maps);
+	int err = ls_inner_insert(run, &st->inner, bpf_map__fd(st->skel->maps.ls_maps), "inner");
 
-	for (uint32_t i = 0; i < st->nr_inner; i++) {
-		if (bpf_map_update_elem(outer, &i, &st->inner[i], BPF_ANY))
-			return mb_run_fail(run, -errno, "cannot put inner map %u into the array of maps: %s",
-					   i, strerror(errno));
-	}
-	for (uint32_t i = 0; i < st->nr_inner; i++)
-		close(st->inner[i]);
-	st->nr_inner = 0;
-	return 0;
+	if (!err)
+		ls_inner_close_fds(&st->inner);
+	return err;
 }
 
 static int ls_cache_setup(struct mb_run *run)
@@ -268,23 +241,11 @@ static void ls_cache_finish(struct mb_run *run)
 static void ls_cache_teardown(struct mb_run *run)
 {
 	struct ls_cache_state *st = run->priv;
-	int left;
 
 	if (!st)
 		return;
 	ls_cache_bpf__destroy(st->skel);
-	for (uint32_t i = 0; i < st->nr_inner; i++)
-		close(st->inner[i]);
-	/*
-	 * The maps go an RCU grace period after their program: until then they keep their cache
-	 * slots, which the next run's maps (a sweep's next point) would have to share.
-	 */
-	left = mb_map_ids_wait_gone(st->ids, st->nr_ids, LS_FREE_WAIT_NS);
-	if (left)
-		mb_run_warn(run, "%d of the run's %u inner maps were still being freed %.0f s after it: a run right after this one may find their cache slots taken",
-			    left, st->nr_ids, LS_FREE_WAIT_NS / 1e9);
-	free(st->ids);
-	free(st->inner);
+	ls_inner_release(run, &st->inner, "inner");
 	free(st);
 	run->priv = NULL;
 }

@@ -9,13 +9,14 @@
  *    run in the creating thread, on the new socket;
  *  - kmallocs: raw_tp/kmalloc (the kernel's), else tp_btf/kmalloc, else tp/kmem/kmalloc.
  *
- * A create counts in the slot of the thread that made the owner (mb_lsc_tids: producer
- * threads register there), anything else in the MB_LSC_OTHER slot.
+ * A create counts in the slot of the thread that made the owner (mb_thread_slots: producer
+ * threads register there, drivers/thread_slots.h), anything else in the MB_LSC_OTHER slot.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "drivers/thread_slots.bpf.h"
 #include "ls_create_shared.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
@@ -38,14 +39,6 @@ struct {
 	__type(value, struct mb_lsc_value);
 } mb_lsc_sk SEC(".maps");
 
-/* Producer thread id -> its slot; preallocated, so a lookup allocates nothing. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MB_LSC_MAX_PRODUCERS);
-	__type(key, __u32);
-	__type(value, __u32);
-} mb_lsc_tids SEC(".maps");
-
 const volatile __u32 mb_lsc_tgid;		/* our process */
 const volatile bool mb_lsc_kmalloc_all;		/* count every process's kmallocs */
 
@@ -59,12 +52,9 @@ static __always_inline bool ours(void)
 
 static __always_inline void count_create(void *storage)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u32 *idx = bpf_map_lookup_elem(&mb_lsc_tids, &tid);
-	__u32 i = idx ? *idx : MB_LSC_OTHER;
+	int slot = mb_thread_slot();
+	__u32 i = slot < 0 || slot > MB_LSC_OTHER ? MB_LSC_OTHER : (__u32)slot;
 
-	if (i > MB_LSC_OTHER)
-		i = MB_LSC_OTHER;
 	if (storage)
 		__sync_fetch_and_add(&mb_lsc_slots[i].creates, 1);
 	else

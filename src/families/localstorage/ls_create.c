@@ -14,11 +14,10 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <linux/types.h>
-#include <bpf/bpf.h>
 
 #include "core/bench.h"
+#include "drivers/thread_slots.h"
 #include "ls_create.h"
 #include "ls_create_shared.h"
 #include "ls_create.skel.h"
@@ -134,16 +133,18 @@ static int lsc_producer(struct mb_run *run, struct mb_producer *p)
 	const struct lsc_args *args = run->args;
 	struct lsc_state *st = run->priv;
 	const struct mb_lsc_slot *slot = &st->skel->bss->mb_lsc_slots[p->idx];
-	__u32 tid = (__u32)syscall(SYS_gettid), idx = (__u32)p->idx;
 	uint32_t n = args->batch_size;
 	uint64_t owner_errs = 0;
 	pthread_t *th = NULL;
 	bool *ok = NULL;
 	int *fds = NULL;
+	int err;
 
 	/* The programs count a create in the slot of the thread that made the owner. */
-	if (bpf_map_update_elem(bpf_map__fd(st->skel->maps.mb_lsc_tids), &tid, &idx, BPF_ANY))
-		return -errno;
+	err = mb_thread_slot_register(bpf_map__fd(st->skel->maps.mb_thread_slots),
+				      (uint32_t)p->idx);
+	if (err)
+		return err;
 	if (args->storage == LSC_SOCKET) {
 		fds = calloc(n, sizeof(*fds));
 		if (!fds)

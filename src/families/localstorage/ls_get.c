@@ -16,6 +16,7 @@
 #include "sys/lsm.h"
 #include "util/json.h"
 #include "ls_get.skel.h"
+#include "ls_storage.h"
 #include "ls_types.h"
 #include "ls_types_shared.h"
 
@@ -31,18 +32,18 @@ static int cd_validate(struct mb_run *run)
 {
 	const struct ls_types_args *a = run->args;
 
-	if (a->storage == LS_CGRP && run->nr_producers > 1)
+	if (a->storage == MB_OWNER_CGRP && run->nr_producers > 1)
 		return mb_run_usage(run, "-p %d: must be 1 with --storage cgrp (the producers would create and delete one cgroup's storages)",
 				    run->nr_producers);
 	return 0;
 }
 
 /* The types this loop cannot reach: one sentence each. */
-static int skip_type(struct mb_run *run, enum ls_storage s)
+static int skip_type(struct mb_run *run, enum mb_owner_kind s)
 {
 	char lsm[512];
 
-	if (s == LS_SK)
+	if (s == MB_OWNER_SOCK)
 		return mb_run_skip(run, "--storage sk: a socket's storage needs a socket in the program's context, which the raw_tp op loop has not: use local-storage-sk-get or local-storage-sk-create-delete (the same ops, run in tp_btf/sock_recv_length)");
 	mb_explain_bpf_lsm(lsm, sizeof(lsm));
 	return mb_run_skip(run, "--storage inode: the kernel gives bpf_inode_storage_get to LSM programs only, not to the raw_tp op loop; %s",
@@ -53,8 +54,8 @@ static int types_setup(struct mb_run *run, enum ls_op op)
 {
 	const struct ls_types_args *a = run->args;
 
-	if (a->storage == LS_SK || a->storage == LS_INODE)
-		return skip_type(run, (enum ls_storage)a->storage);
+	if (a->storage == MB_OWNER_SOCK || a->storage == MB_OWNER_INODE)
+		return skip_type(run, (enum mb_owner_kind)a->storage);
 	return ls_types_setup(run, op);
 }
 
@@ -93,7 +94,7 @@ static bool round_trip_json(struct mb_run *run, const struct ls_types *st)
 		checked += st->rt[i].checked;
 		all = all && st->rt[i].done;
 	}
-	if (a->storage == LS_CGRP)
+	if (a->storage == MB_OWNER_CGRP)
 		snprintf(by, sizeof(by), "an fd of the cgroup v2 folder %s", st->cgrp_path);
 	else if (st->pidfd_thread)
 		snprintf(by, sizeof(by), "a pidfd of the producer thread, %s", st->task_how);
@@ -113,11 +114,11 @@ static void describe(struct mb_run *run, const struct ls_types *st)
 	struct mb_json *x = mb_run_extra(run);
 	char owner[PATH_MAX + 32];
 
-	if (a->storage == LS_CGRP)
+	if (a->storage == MB_OWNER_CGRP)
 		snprintf(owner, sizeof(owner), "its cgroup v2 %s", st->cgrp_path);
 	else
 		snprintf(owner, sizeof(owner), "current task");
-	mb_json_set_str(x, "storage", ls_storage_map_name((enum ls_storage)a->storage));
+	mb_json_set_str(x, "storage", ls_storage_type((enum mb_owner_kind)a->storage));
 	mb_json_set_num(x, "nr_maps", a->nr_maps);
 	mb_json_set_str(x, "owner", owner);
 	mb_json_set_str(x, "op", st->op == LS_OP_GET ? "get (hit)" :
@@ -159,7 +160,7 @@ const struct mb_bench mb_bench_ls_get = {
 	.opts = ls_types_opts,
 	.args_size = sizeof(struct ls_types_args),
 	.flags = MB_BENCH_NEEDS_BPF,
-	.map_types = MB_MAP_TYPES("task_storage", "sk_storage", "cgrp_storage", "inode_storage"),
+	.map_types = ls_storage_types,
 	.instrument = &mb_kloop_instrument,
 	.text = &ls_types_text,
 	.setup = get_setup,
@@ -175,7 +176,7 @@ const struct mb_bench mb_bench_ls_create_delete = {
 	.opts = ls_types_opts,
 	.args_size = sizeof(struct ls_types_args),
 	.flags = MB_BENCH_NEEDS_BPF,
-	.map_types = MB_MAP_TYPES("task_storage", "sk_storage", "cgrp_storage", "inode_storage"),
+	.map_types = ls_storage_types,
 	.instrument = &mb_kloop_instrument,
 	.text = &ls_types_text,
 	.validate = cd_validate,

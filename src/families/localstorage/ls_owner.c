@@ -12,13 +12,11 @@
 #include <unistd.h>
 
 #include "ls_owner.h"
-#include "ls_sys_map.h"
+#include "ls_storage.h"
 #include "util/json.h"
 
-static const char *const storage_names[] = { "task", "sk", "cgrp", "inode", NULL };
-
 static const struct mb_opt ls_owner_opts[] = {
-	MB_OPT_ENUM_DEF("storage", struct ls_owner_args, storage, "task", storage_names,
+	MB_OPT_ENUM_DEF("storage", struct ls_owner_args, storage, "task", ls_storage_names,
 			"the storage type, and so the owner: task (a thread), sk (a UDP socket), cgrp (a cgroup v2 directory), inode (a file)"),
 	MB_OPT_U32_DEF("nr_maps", struct ls_owner_args, nr_maps, "16", 2, 1000, "N",
 		       "storage maps of the most loaded owners (the others: none and one)"),
@@ -55,7 +53,7 @@ static void add_extra(struct mb_run *run, const struct ls_owner_state *st)
 {
 	struct mb_json *x = mb_run_extra(run);
 
-	mb_json_set_str(x, "storage", ls_sys_storage_type((enum mb_owner_kind)st->args->storage));
+	mb_json_set_str(x, "storage", ls_storage_type((enum mb_owner_kind)st->args->storage));
 	mb_json_set_str(x, "owner", mb_owner_kind_name((enum mb_owner_kind)st->args->storage));
 	mb_json_set_str(x, "owner_fd", st->owner_how);
 	mb_json_set_str(x, "attach", "bpf_map_update_elem syscall per map (BPF_NOEXIST), not timed");
@@ -66,6 +64,7 @@ static void add_extra(struct mb_run *run, const struct ls_owner_state *st)
 static int ls_owner_setup(struct mb_run *run)
 {
 	struct ls_owner_state *st = calloc(1, sizeof(*st));
+	struct mb_map_desc d;
 	int err;
 
 	if (!st)
@@ -75,14 +74,12 @@ static int ls_owner_setup(struct mb_run *run)
 	st->args = run->args;
 	st->nr_maps = st->args->nr_maps;
 	st->nr_producers = run->nr_producers;
-	st->map_fd = malloc(sizeof(int) * st->nr_maps);
 	st->prod = calloc((size_t)run->nr_producers, sizeof(*st->prod));
-	if (!st->map_fd || !st->prod)
+	if (!st->prod)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < st->nr_maps; i++)
-		st->map_fd[i] = -1;
-	err = ls_sys_maps_create(run, (enum mb_owner_kind)st->args->storage, 4, st->map_fd,
-				 st->nr_maps);
+	ls_inner_storage_desc(&d, (enum mb_owner_kind)st->args->storage, "mb_ls_sys", 4);
+	err = ls_inner_make(run, &st->maps, &d, st->nr_maps,
+			    &(struct ls_inner_opts){ .skip_missing = true });
 	if (!err)
 		err = sites_open(run, st);
 	if (!err)
@@ -98,10 +95,7 @@ static void ls_owner_teardown(struct mb_run *run)
 		return;
 	for (int i = 0; st->prod && i < st->nr_producers; i++)
 		mb_owner_site_close(&st->prod[i].site);
-	for (uint32_t i = 0; st->map_fd && i < st->nr_maps; i++)
-		if (st->map_fd[i] >= 0)
-			close(st->map_fd[i]);
-	free(st->map_fd);
+	ls_inner_close(&st->maps);
 	free(st->prod);
 	free(st);
 	run->priv = NULL;
@@ -114,7 +108,7 @@ const struct mb_bench mb_bench_ls_owners = {
 	.opts = ls_owner_opts,
 	.args_size = sizeof(struct ls_owner_args),
 	.flags = MB_BENCH_NEEDS_BPF,
-	.map_types = MB_MAP_TYPES("task_storage", "sk_storage", "cgrp_storage", "inode_storage"),
+	.map_types = ls_storage_types,
 	.text = &ls_owner_text,
 	.metrics = ls_owner_metrics,
 	.headline = { .clock = MB_HEADLINE_WALL_RATE },

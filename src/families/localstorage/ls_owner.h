@@ -7,6 +7,7 @@
 
 #include "core/bench.h"
 #include "drivers/owners.h"
+#include "ls_inner.h"
 
 /* The three ways an owner is cycled, in turn: with no storage, one, --nr_maps. */
 enum ls_owner_config { LS_OWNER_NONE, LS_OWNER_ONE, LS_OWNER_N, LS_OWNER_NR_CONFIGS };
@@ -30,7 +31,7 @@ struct ls_owner_prod {
 
 struct ls_owner_state {
 	const struct ls_owner_args *args;
-	int *map_fd;			/* [nr_maps] */
+	struct ls_inner maps;		/* [nr_maps] */
 	uint32_t nr_maps;
 	struct ls_owner_prod *prod;	/* [nr_producers] */
 	int nr_producers;

@@ -87,7 +87,7 @@ static int cycle(const struct ls_owner_state *st, struct ls_owner_work *w, int c
 	for (uint32_t i = 0; i < k && !err; i++) {
 		int key = o.fd;
 
-		if (bpf_map_update_elem(st->map_fd[i], &key, &val, BPF_NOEXIST))
+		if (bpf_map_update_elem(st->maps.fd[i], &key, &val, BPF_NOEXIST))
 			err = -errno;
 	}
 	owner_wait_begin(w);

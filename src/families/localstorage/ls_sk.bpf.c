@@ -9,7 +9,7 @@
  * the socket's fd.
  */
 #include "drivers/may_goto.bpf.h"
-#include "drivers/trigger.bpf.h"
+#include "drivers/trigger_sock.bpf.h"
 #include "ls_sk_shared.h"
 #include "ls_types_shared.h"
 

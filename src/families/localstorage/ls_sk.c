@@ -22,11 +22,11 @@
 #include <bpf/libbpf.h>
 
 #include "core/bench.h"
-#include "drivers/map_create.h"
 #include "drivers/trigger.h"
 #include "maps/maps.h"
 #include "sys/probe.h"
 #include "util/json.h"
+#include "ls_inner.h"
 #include "ls_sk.skel.h"
 #include "ls_sk_shared.h"
 #include "ls_types.h"
@@ -47,8 +47,7 @@ static const struct mb_opt ls_sk_opts[] = {
 struct ls_sk {
 	struct ls_sk_bpf *skel;
 	struct mb_trigger trig;
-	int *inner_fd;
-	uint32_t nr_inner;
+	struct ls_inner inner;		/* the storage maps (ls_inner.h) */
 	int other_maps;			/* sk storage maps alive before ours; -1: unknown */
 	struct ls_round_trip *rt;	/* [nr_producers] */
 };
@@ -60,43 +59,11 @@ static enum ls_sk_op op_of(const struct mb_run *run)
 
 static int make_inner(struct mb_run *run, struct ls_sk *st, uint32_t nr_maps)
 {
-	struct mb_map_desc d = {
-		.type = mb_storage_type_by_name("sk_storage"),
-		.name = "mb_ls_sk",
-		.key_size = 4,
-		.value_size = sizeof(__u64),
-		.flags = BPF_F_NO_PREALLOC,
-	};
-	int err;
+	struct mb_map_desc d;
 
+	ls_inner_storage_desc(&d, MB_OWNER_SOCK, "mb_ls_sk", sizeof(__u64));
 	st->other_maps = ls_live_storage_maps(d.type->type);
-	err = mb_map_desc_add_btf(&d);
-	if (err)
-		return mb_run_fail(run, err, "cannot load the BTF of the sk_storage maps: %s",
-				   strerror(-err));
-	st->inner_fd = malloc(sizeof(int) * nr_maps);
-	if (!st->inner_fd)
-		err = mb_run_fail(run, -ENOMEM, "out of memory");
-	for (uint32_t i = 0; !err && i < nr_maps; i++) {
-		int fd = mb_run_map_create(run, &d, NULL);
-
-		if (fd < 0)
-			err = fd;
-		else
-			st->inner_fd[st->nr_inner++] = fd;
-	}
-	mb_map_desc_put_btf(&d);
-	return err;
-}
-
-static int fill_outer(struct ls_sk *st)
-{
-	int outer = bpf_map__fd(st->skel->maps.mb_ls_sk_outer);
-
-	for (uint32_t i = 0; i < st->nr_inner; i++)
-		if (bpf_map_update_elem(outer, &i, &st->inner_fd[i], BPF_ANY))
-			return -errno;
-	return 0;
+	return ls_inner_make(run, &st->inner, &d, nr_maps, NULL);
 }
 
 /* The trigger runner's loader: the fill and the op's programs at @t->attach (tp_btf only). */
@@ -115,14 +82,12 @@ static int ls_sk_load(struct mb_run *run, struct mb_trigger *t, void *ctx)
 	skel->rodata->mb_ls_nr_maps = a->nr_maps;
 	err = bpf_map__set_max_entries(skel->maps.mb_ls_sk_outer, a->nr_maps);
 	if (!err)
-		err = bpf_map__set_inner_map_fd(skel->maps.mb_ls_sk_outer, st->inner_fd[0]);
+		err = ls_inner_template(&st->inner, skel->maps.mb_ls_sk_outer);
 	if (!err)
 		err = mb_trigger_prepare(skel->obj, t->attach,
 					 op_of(run) == LS_SK_OP_CD ? cd : get);
 	if (!err)
 		err = ls_sk_bpf__load(skel);
-	if (!err)
-		err = fill_outer(st);
 	if (!err)
 		err = ls_sk_bpf__attach(skel);
 	if (err) {
@@ -132,6 +97,7 @@ static int ls_sk_load(struct mb_run *run, struct mb_trigger *t, void *ctx)
 	}
 	t->slots = skel->bss->mb_slots;
 	t->socks = &skel->bss->mb_trigger_socks;
+	t->threads = skel->maps.mb_thread_slots;
 	return 0;
 }
 
@@ -165,7 +131,9 @@ static int ls_sk_setup(struct mb_run *run)
 				      sizeof(why));
 		return mb_run_fail(run, err, "%s", why);
 	}
-	return 0;
+	/* No producer has registered yet: the programs run for none before the maps are in. */
+	return ls_inner_insert(run, &st->inner, bpf_map__fd(st->skel->maps.mb_ls_sk_outer),
+			       "storage");
 }
 
 /*
@@ -185,13 +153,13 @@ static int first_pass(struct mb_run *run, struct mb_producer *p, int fd)
 	if (recv(fd, &c, sizeof(c), MSG_DONTWAIT) >= 0 || errno != EAGAIN)
 		return mb_run_fail(run, -EIO, "producer %d: a read of its empty socket did not fail with EAGAIN",
 				   p->idx);
-	if (s->arg != st->nr_inner)
+	if (s->arg != st->inner.nr)
 		return mb_run_fail(run, -ENOENT, "producer %d: the fill program made the socket's storage in %llu of %u maps",
-				   p->idx, (unsigned long long)s->arg, st->nr_inner);
-	for (uint32_t i = 0; i < st->nr_inner; i++) {
+				   p->idx, (unsigned long long)s->arg, st->inner.nr);
+	for (uint32_t i = 0; i < st->inner.nr; i++) {
 		__u64 v = 0;
 
-		if (bpf_map_lookup_elem(st->inner_fd[i], &fd, &v))
+		if (bpf_map_lookup_elem(st->inner.fd[i], &fd, &v))
 			return mb_run_fail(run, -errno, "producer %d: map %u: cannot read the socket's storage through its fd: %s",
 					   p->idx, i, strerror(errno));
 		if (v != LS_VALUE(i))
@@ -199,11 +167,11 @@ static int first_pass(struct mb_run *run, struct mb_producer *p, int fd)
 					   p->idx, i, (unsigned long long)v,
 					   (unsigned long long)LS_VALUE(i));
 		/* create+delete starts from no storage: each op makes and frees the socket's. */
-		if (op_of(run) == LS_SK_OP_CD && bpf_map_delete_elem(st->inner_fd[i], &fd))
+		if (op_of(run) == LS_SK_OP_CD && bpf_map_delete_elem(st->inner.fd[i], &fd))
 			return mb_run_fail(run, -errno, "producer %d: map %u: cannot delete the socket's storage: %s",
 					   p->idx, i, strerror(errno));
 	}
-	st->rt[p->idx] = (struct ls_round_trip){ .checked = st->nr_inner, .done = true };
+	st->rt[p->idx] = (struct ls_round_trip){ .checked = st->inner.nr, .done = true };
 	return 0;
 }
 
@@ -297,23 +265,11 @@ static void ls_sk_finish(struct mb_run *run)
 static void ls_sk_teardown(struct mb_run *run)
 {
 	struct ls_sk *st = run->priv;
-	__u32 *ids;
-	int left;
 
 	if (!st)
 		return;
-	ids = calloc(st->nr_inner + 1, sizeof(*ids));
-	for (uint32_t i = 0; ids && i < st->nr_inner; i++)
-		ids[i] = mb_map_id(st->inner_fd[i]);
 	ls_sk_bpf__destroy(st->skel);
-	for (uint32_t i = 0; i < st->nr_inner; i++)
-		close(st->inner_fd[i]);
-	left = ids ? mb_map_ids_wait_gone(ids, st->nr_inner, LS_FREE_WAIT_NS) : 0;
-	if (left)
-		mb_run_warn(run, "%d of the run's %u storage maps were still being freed %.0f s after it: a run right after this one may find their cache slots taken",
-			    left, st->nr_inner, LS_FREE_WAIT_NS / 1e9);
-	free(ids);
-	free(st->inner_fd);
+	ls_inner_release(run, &st->inner, "storage");
 	free(st->rt);
 	free(st);
 	run->priv = NULL;

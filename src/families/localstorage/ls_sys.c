@@ -17,14 +17,12 @@
 #include <bpf/libbpf.h>
 
 #include "ls_sys.h"
-#include "ls_sys_map.h"
+#include "ls_storage.h"
 #include "core/run.h"
 #include "ls_sys.skel.h"
 
-static const char *const storage_names[] = { "task", "sk", "cgrp", "inode", NULL };
-
 static const struct mb_opt ls_sys_opts[] = {
-	MB_OPT_ENUM_DEF("storage", struct ls_sys_args, storage, "task", storage_names,
+	MB_OPT_ENUM_DEF("storage", struct ls_sys_args, storage, "task", ls_storage_names,
 			"the storage type, and so the owner: task (a pidfd of the producer's thread), sk (a UDP socket), cgrp (a fresh cgroup v2 directory), inode (a file)"),
 	MB_OPT_ENUM_DEF("op", struct ls_sys_args, op, "lookup", ls_sys_op_names,
 			"one op: a lookup or an update of the owner's value, or a delete of it (put back by an update that is not timed)"),
@@ -40,7 +38,7 @@ static void load_bpf(struct mb_run *run, struct ls_sys_state *st)
 	int err = skel ? 0 : -errno;
 
 	if (!err)
-		err = bpf_map__reuse_fd(skel->maps.mb_ls_sys_task, st->map_fd);
+		err = bpf_map__reuse_fd(skel->maps.mb_ls_sys_task, st->map.fd[0]);
 	if (!err)
 		err = ls_sys_bpf__load(skel);
 	if (err) {
@@ -116,6 +114,7 @@ static int make_owners(struct mb_run *run, struct ls_sys_state *st)
 static int ls_sys_setup(struct mb_run *run)
 {
 	struct ls_sys_state *st = calloc(1, sizeof(*st));
+	struct mb_map_desc d;
 	int err;
 
 	if (!st)
@@ -123,7 +122,6 @@ static int ls_sys_setup(struct mb_run *run)
 	run->priv = st;
 	run->runner = "syscall";
 	st->args = run->args;
-	st->map_fd = -1;
 	st->bpf_prog_fd = -1;
 	st->nr_producers = run->nr_producers;
 	st->prod = calloc((size_t)run->nr_producers, sizeof(*st->prod));
@@ -131,13 +129,14 @@ static int ls_sys_setup(struct mb_run *run)
 		return -ENOMEM;
 	for (int i = 0; i < run->nr_producers; i++)
 		st->prod[i].owner.fd = -1;
-	err = ls_sys_maps_create(run, (enum mb_owner_kind)st->args->storage,
-				 st->args->value_size, &st->map_fd, 1);
+	ls_inner_storage_desc(&d, (enum mb_owner_kind)st->args->storage, "mb_ls_sys",
+			      st->args->value_size);
+	err = ls_inner_make(run, &st->map, &d, 1, &(struct ls_inner_opts){ .skip_missing = true });
 	if (!err)
 		err = make_owners(run, st);
 	if (err)
 		return err;
-	if (st->args->storage == LS_SYS_TASK)
+	if (st->args->storage == MB_OWNER_TASK)
 		load_bpf(run, st);
 	if (st->args->op == LS_SYS_DELETE)
 		st->clock_read_ns = clock_read_ns();
@@ -154,8 +153,7 @@ static void ls_sys_teardown(struct mb_run *run)
 		mb_owner_destroy(&st->prod[i].owner);
 	mb_owner_site_close(&st->site);
 	ls_sys_bpf__destroy(st->skel);
-	if (st->map_fd >= 0)
-		close(st->map_fd);
+	ls_inner_close(&st->map);
 	free(st->prod);
 	free(st);
 	run->priv = NULL;
@@ -168,7 +166,7 @@ const struct mb_bench mb_bench_ls_syscall = {
 	.opts = ls_sys_opts,
 	.args_size = sizeof(struct ls_sys_args),
 	.flags = MB_BENCH_NEEDS_BPF,
-	.map_types = MB_MAP_TYPES("task_storage", "sk_storage", "cgrp_storage", "inode_storage"),
+	.map_types = ls_storage_types,
 	.text = &ls_sys_text,
 	.headline = { .clock = MB_HEADLINE_WALL_RATE },
 	.setup = ls_sys_setup,

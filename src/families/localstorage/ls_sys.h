@@ -8,15 +8,14 @@
 
 #include "core/bench.h"
 #include "drivers/owners.h"
+#include "ls_inner.h"
 
-/* --storage, in the order of enum mb_owner_kind: a storage type's owner has the same index. */
-enum ls_sys_storage { LS_SYS_TASK, LS_SYS_SK, LS_SYS_CGRP, LS_SYS_INODE };
 enum ls_sys_op { LS_SYS_LOOKUP, LS_SYS_UPDATE, LS_SYS_DELETE };
 
 #define LS_SYS_MAX_VALUE	65407	/* 64 KiB less the element's header: the kernel's limit */
 
 struct ls_sys_args {
-	int storage;		/* enum ls_sys_storage */
+	int storage;		/* enum mb_owner_kind (ls_storage.h) */
 	int op;			/* enum ls_sys_op */
 	uint32_t value_size;
 };
@@ -32,7 +31,7 @@ struct ls_sys_bpf;
 
 struct ls_sys_state {
 	const struct ls_sys_args *args;
-	int map_fd;
+	struct ls_inner map;		/* the one storage map: map.fd[0] */
 	struct mb_owner_site site;
 	struct ls_sys_prod *prod;	/* [nr_producers] */
 	int nr_producers;

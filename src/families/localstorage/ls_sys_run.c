@@ -13,7 +13,7 @@
 #include <bpf/bpf.h>
 
 #include "ls_sys.h"
-#include "ls_sys_map.h"
+#include "ls_storage.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "core/run.h"
@@ -65,8 +65,8 @@ static int round_trip(struct mb_run *run, struct ls_sys_state *st, int idx, uint
 		return fd2;
 	}
 	memset(back, 0, size);
-	if (bpf_map_update_elem(st->map_fd, &key, val, BPF_ANY) ||
-	    bpf_map_lookup_elem(st->map_fd, &fd2, back))
+	if (bpf_map_update_elem(st->map.fd[0], &key, val, BPF_ANY) ||
+	    bpf_map_lookup_elem(st->map.fd[0], &fd2, back))
 		err = -errno;
 	close(fd2);
 	if (err) {
@@ -109,7 +109,7 @@ static void count(struct mb_counters *c, int ret)
 /* LS_SYS_CHUNK ops; the first failure ends them (-errno). */
 static int chunk(struct ls_sys_state *st, int key, void *val, struct mb_counters *c)
 {
-	int fd = st->map_fd, op = st->args->op, ret = 0;
+	int fd = st->map.fd[0], op = st->args->op, ret = 0;
 
 	for (int i = 0; i < LS_SYS_CHUNK && !ret; i++) {
 		if (op == LS_SYS_LOOKUP) {
@@ -140,7 +140,7 @@ int ls_sys_producer(struct mb_run *run, struct mb_producer *p)
 	struct mb_counters c = { 0 };
 	int err = val && back ? 0 : -ENOMEM;
 
-	if (!err && st->args->storage == LS_SYS_TASK)
+	if (!err && st->args->storage == MB_OWNER_TASK)
 		err = mb_owner_self(&pp->owner);
 	if (!err) {
 		fill_value(val, size, p->idx);
@@ -148,7 +148,7 @@ int ls_sys_producer(struct mb_run *run, struct mb_producer *p)
 	}
 	/* The delete's value is put back before each one: start from none. */
 	if (!err && st->args->op == LS_SYS_DELETE &&
-	    bpf_map_delete_elem(st->map_fd, &pp->owner.fd))
+	    bpf_map_delete_elem(st->map.fd[0], &pp->owner.fd))
 		err = -errno;
 	if (!err)
 		mb_producer_publish_stamped(p, &c);
@@ -181,7 +181,7 @@ static void add_extra(struct mb_run *run, struct ls_sys_state *st)
 	const struct mb_owner *o = &st->prod[0].owner;
 	struct mb_json *x = mb_run_extra(run), *rt = mb_json_object();
 
-	mb_json_set_str(x, "storage", ls_sys_storage_type(o->kind));
+	mb_json_set_str(x, "storage", ls_storage_type(o->kind));
 	mb_json_set_str(x, "owner", mb_owner_kind_name(o->kind));
 	mb_json_set_str(x, "owner_fd", o->how ? o->how : "?");
 	mb_json_set_str(x, "op", ls_sys_op_names[st->args->op]);

@@ -12,11 +12,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ls_inner.h"
+
 struct mb_run;
 struct mb_producer;
 struct mb_text_style;
-
-enum ls_storage { LS_TASK, LS_CGRP, LS_SK, LS_INODE };
 
 enum ls_op {
 	LS_OP_GET,		/* a get (hit) */
@@ -24,7 +24,7 @@ enum ls_op {
 };
 
 struct ls_types_args {
-	int storage;		/* enum ls_storage */
+	int storage;		/* enum mb_owner_kind (ls_storage.h) */
 	uint32_t nr_maps;
 };
 
@@ -37,8 +37,7 @@ struct ls_round_trip {
 struct ls_types {
 	struct ls_get_bpf *skel;
 	enum ls_op op;
-	int *inner_fd;
-	uint32_t nr_inner;
+	struct ls_inner inner;		/* the storage maps (ls_inner.h) */
 	int other_maps;			/* storage maps of the type alive before ours; -1: unknown */
 	int op_fd, fill_fd;
 	int cgrp_fd;			/* the process's cgroup v2 folder (cgrp), else -1 */
@@ -48,10 +47,6 @@ struct ls_types {
 	uint32_t main_checked;		/* without it: values read back on the main thread */
 	struct ls_round_trip *rt;	/* [nr_producers] */
 };
-
-extern const char *const ls_storage_names[];
-/* The storage map type's name in maps.h ("task_storage"), and the owner's words. */
-const char *ls_storage_map_name(enum ls_storage s);
 
 int ls_types_setup(struct mb_run *run, enum ls_op op);
 void ls_types_teardown(struct mb_run *run);
@@ -69,14 +64,6 @@ int ls_types_first_pass(struct mb_run *run, struct mb_producer *p);
  * 0 or a negative error reported on @run.
  */
 int ls_types_task_owner(struct mb_run *run);
-
-/*
- * Shared with the socket benches (ls_sk.c): storage maps of map type @type alive on the
- * machine (-1: unknown), and the longest wait at a run's end for its maps to be freed (their
- * cache slots with them), so that a sweep's next point finds the slots free.
- */
-int ls_live_storage_maps(int type);
-#define LS_FREE_WAIT_NS	5000000000ULL
 
 extern const struct mb_text_style ls_types_text;
 

@@ -33,7 +33,7 @@ static int owner_fd(struct mb_run *run, const struct ls_types *st)
 	struct mb_owner o;
 	int err;
 
-	if (a->storage == LS_CGRP) {
+	if (a->storage == MB_OWNER_CGRP) {
 		int fd = fcntl(st->cgrp_fd, F_DUPFD_CLOEXEC, 0);
 
 		return fd < 0 ? -errno : fd;
@@ -54,10 +54,10 @@ static int owner_fd(struct mb_run *run, const struct ls_types *st)
  */
 static int read_back(struct mb_run *run, struct ls_types *st, int fd, const char *who)
 {
-	for (uint32_t i = 0; i < st->nr_inner; i++) {
+	for (uint32_t i = 0; i < st->inner.nr; i++) {
 		__u64 v = 0;
 
-		if (bpf_map_lookup_elem(st->inner_fd[i], &fd, &v))
+		if (bpf_map_lookup_elem(st->inner.fd[i], &fd, &v))
 			return mb_run_fail(run, -errno, "%s: round trip: map %u: the value BPF wrote cannot be read through the owner's fd: %s",
 					   who, i, strerror(errno));
 		if (v != LS_VALUE(i))
@@ -65,7 +65,7 @@ static int read_back(struct mb_run *run, struct ls_types *st, int fd, const char
 					   who, i, (unsigned long long)LS_VALUE(i),
 					   (unsigned long long)v);
 	}
-	return (int)st->nr_inner;
+	return (int)st->inner.nr;
 }
 
 /* The fill program on the calling thread: its owner gets a storage in every map. */
@@ -76,9 +76,9 @@ static int fill(struct mb_run *run, struct ls_types *st, int cpu, const char *wh
 	if (ret < 0)
 		return mb_run_fail(run, ret, "%s: the fill program's test_run failed: %s", who,
 				   strerror(-ret));
-	if ((uint32_t)ret != st->nr_inner)
+	if ((uint32_t)ret != st->inner.nr)
 		return mb_run_fail(run, -ENOMEM, "%s: the fill program made the owner's storage in %d of %u maps",
-				   who, ret, st->nr_inner);
+				   who, ret, st->inner.nr);
 	return 0;
 }
 
@@ -108,8 +108,8 @@ int ls_types_task_owner(struct mb_run *run)
 /* create+delete starts from an owner with no storage: each op then makes and frees both. */
 static int delete_all(struct mb_run *run, struct ls_types *st, int fd, const char *who)
 {
-	for (uint32_t i = 0; i < st->nr_inner; i++)
-		if (bpf_map_delete_elem(st->inner_fd[i], &fd) && errno != ENOENT)
+	for (uint32_t i = 0; i < st->inner.nr; i++)
+		if (bpf_map_delete_elem(st->inner.fd[i], &fd) && errno != ENOENT)
 			return mb_run_fail(run, -errno, "%s: map %u: cannot delete the owner's storage: %s",
 					   who, i, strerror(errno));
 	return 0;
@@ -127,7 +127,7 @@ int ls_types_first_pass(struct mb_run *run, struct mb_producer *p)
 	if (n < 0)
 		return n;
 	/* Without PIDFD_THREAD only the leader's pidfd reads its storage: set-up read that. */
-	if (a->storage == LS_TASK && !st->pidfd_thread)
+	if (a->storage == MB_OWNER_TASK && !st->pidfd_thread)
 		return 0;
 	fd = owner_fd(run, st);
 	if (fd < 0)

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * The per-type benches' set-up: --nr_maps storage maps of the type, made from user space with
- * a minimal BTF (drivers/map_create), in the BPF object's outer array; the first of them is
- * the outer map's template, so libbpf makes no map of its own for it. Only the op's program
- * (of the loop kind) and the type's fill program are loaded.
+ * The per-type benches' set-up: --nr_maps storage maps of the type (ls_inner.h) in the BPF
+ * object's outer array. Only the op's program (of the loop kind) and the type's fill program
+ * are loaded.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,95 +20,38 @@
 #include "sys/cgroup2.h"
 #include "sys/probe.h"
 #include "ls_get.skel.h"
+#include "ls_storage.h"
 #include "ls_types.h"
 #include "ls_types_shared.h"
 
 #define LS_VALUE_SIZE	8	/* a __u64: what the fill program writes and user space reads */
 
-const char *const ls_storage_names[] = { "task", "cgrp", "sk", "inode", NULL };
-
-const char *ls_storage_map_name(enum ls_storage s)
-{
-	static const char *const names[] = {
-		[LS_TASK] = "task_storage", [LS_CGRP] = "cgrp_storage",
-		[LS_SK] = "sk_storage", [LS_INODE] = "inode_storage",
-	};
-
-	return names[s];
-}
-
-/*
- * Storage maps of @type alive on the machine: they share the owners' 16 cache slots with
- * ours (a slot is given to each new map, round robin by least use), so they move the cliff
- * of the curve. -1 when the kernel does not let us walk the map ids.
- */
-int ls_live_storage_maps(int type)
-{
-	__u32 id = 0;
-	int n = 0;
-
-	while (!bpf_map_get_next_id(id, &id)) {
-		struct bpf_map_info info = {};
-		__u32 len = sizeof(info);
-		int fd = bpf_map_get_fd_by_id(id);
-
-		if (fd < 0)
-			continue;
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && (int)info.type == type)
-			n++;
-		close(fd);
-	}
-	return errno == ENOENT ? n : -1;
-}
-
 static int make_inner(struct mb_run *run, struct ls_types *st, const struct ls_types_args *a)
 {
-	struct mb_map_desc d = {
-		.type = mb_storage_type_by_name(ls_storage_map_name(a->storage)),
-		.name = "mb_ls_types",
-		.key_size = 4,
-		.value_size = LS_VALUE_SIZE,
-		.flags = BPF_F_NO_PREALLOC,
-	};
-	int err;
+	struct mb_map_desc d;
 
+	ls_inner_storage_desc(&d, (enum mb_owner_kind)a->storage, "mb_ls_types", LS_VALUE_SIZE);
 	st->other_maps = ls_live_storage_maps(d.type->type);
-	err = mb_map_desc_add_btf(&d);
-	if (err)
-		return mb_run_fail(run, err, "cannot load the BTF of the %s maps: %s",
-				   d.type->name, strerror(-err));
-	st->inner_fd = malloc(sizeof(int) * a->nr_maps);
-	if (!st->inner_fd)
-		err = mb_run_fail(run, -ENOMEM, "out of memory");
-	for (uint32_t i = 0; !err && i < a->nr_maps; i++) {
-		int fd = mb_run_map_create(run, &d, NULL);
-
-		if (fd < 0)
-			err = fd;
-		else
-			st->inner_fd[st->nr_inner++] = fd;
-	}
-	mb_map_desc_put_btf(&d);
-	return err;
+	return ls_inner_make(run, &st->inner, &d, a->nr_maps, NULL);
 }
 
 /* The op's program for owner type @s (after mb_loop_prepare: of the loop's kind). */
-static struct bpf_program *op_prog(const struct ls_types *st, enum ls_storage s)
+static struct bpf_program *op_prog(const struct ls_types *st, enum mb_owner_kind s)
 {
 	const struct ls_get_bpf *skel = st->skel;
 
 	if (st->op == LS_OP_GET)
-		return s == LS_TASK ? skel->progs.mb_ls_task_get : skel->progs.mb_ls_cgrp_get;
-	return s == LS_TASK ? skel->progs.mb_ls_task_cd : skel->progs.mb_ls_cgrp_cd;
+		return s == MB_OWNER_TASK ? skel->progs.mb_ls_task_get : skel->progs.mb_ls_cgrp_get;
+	return s == MB_OWNER_TASK ? skel->progs.mb_ls_task_cd : skel->progs.mb_ls_cgrp_cd;
 }
 
-static struct bpf_program *fill_prog(const struct ls_types *st, enum ls_storage s)
+static struct bpf_program *fill_prog(const struct ls_types *st, enum mb_owner_kind s)
 {
-	return s == LS_TASK ? st->skel->progs.mb_ls_task_fill : st->skel->progs.mb_ls_cgrp_fill;
+	return s == MB_OWNER_TASK ? st->skel->progs.mb_ls_task_fill : st->skel->progs.mb_ls_cgrp_fill;
 }
 
 /* The programs of the run's type and op: every other one stays unloaded. */
-static void pick_programs(struct ls_types *st, enum ls_storage s)
+static void pick_programs(struct ls_types *st, enum mb_owner_kind s)
 {
 	struct bpf_program *prog;
 
@@ -120,7 +62,7 @@ static void pick_programs(struct ls_types *st, enum ls_storage s)
 static int load(struct mb_run *run, struct ls_types *st, const struct ls_types_args *a)
 {
 	struct ls_get_bpf *skel = ls_get_bpf__open();
-	enum ls_storage s = (enum ls_storage)a->storage;
+	enum mb_owner_kind s = (enum mb_owner_kind)a->storage;
 	char why[1024];
 	int err;
 
@@ -132,7 +74,7 @@ static int load(struct mb_run *run, struct ls_types *st, const struct ls_types_a
 	pick_programs(st, s);
 	skel->rodata->mb_ls_nr_maps = a->nr_maps;
 	bpf_map__set_max_entries(skel->maps.mb_ls_outer, a->nr_maps);
-	err = bpf_map__set_inner_map_fd(skel->maps.mb_ls_outer, st->inner_fd[0]);
+	err = ls_inner_template(&st->inner, skel->maps.mb_ls_outer);
 	if (!err)
 		err = ls_get_bpf__load(skel);
 	if (err) {
@@ -144,24 +86,13 @@ static int load(struct mb_run *run, struct ls_types *st, const struct ls_types_a
 	return 0;
 }
 
-static int fill_outer(struct mb_run *run, struct ls_types *st)
-{
-	int outer = bpf_map__fd(st->skel->maps.mb_ls_outer);
-
-	for (uint32_t i = 0; i < st->nr_inner; i++)
-		if (bpf_map_update_elem(outer, &i, &st->inner_fd[i], BPF_ANY))
-			return mb_run_fail(run, -errno, "cannot put storage map %u into the outer array: %s",
-					   i, strerror(errno));
-	return 0;
-}
-
 /* The owner user space reads: the cgroup's folder, or whether a thread's pidfd is there. */
 static int open_owner(struct mb_run *run, struct ls_types *st, const struct ls_types_args *a)
 {
 	char why[PATH_MAX + 128];
 	int err;
 
-	if (a->storage != LS_CGRP)
+	if (a->storage != MB_OWNER_CGRP)
 		return ls_types_task_owner(run);
 	err = mb_cgroup2_self(st->cgrp_path, sizeof(st->cgrp_path), why, sizeof(why));
 	if (err)
@@ -192,7 +123,8 @@ int ls_types_setup(struct mb_run *run, enum ls_op op)
 	if (!err)
 		err = load(run, st, a);
 	if (!err)
-		err = fill_outer(run, st);
+		err = ls_inner_insert(run, &st->inner, bpf_map__fd(st->skel->maps.mb_ls_outer),
+				      "storage");
 	if (!err)
 		err = open_owner(run, st, a);
 	run->runner = "kernel-loop";
@@ -202,25 +134,13 @@ int ls_types_setup(struct mb_run *run, enum ls_op op)
 void ls_types_teardown(struct mb_run *run)
 {
 	struct ls_types *st = run->priv;
-	__u32 *ids;
-	int left;
 
 	if (!st)
 		return;
-	ids = calloc(st->nr_inner + 1, sizeof(*ids));
-	for (uint32_t i = 0; ids && i < st->nr_inner; i++)
-		ids[i] = mb_map_id(st->inner_fd[i]);
 	ls_get_bpf__destroy(st->skel);
-	for (uint32_t i = 0; i < st->nr_inner; i++)
-		close(st->inner_fd[i]);
-	left = ids ? mb_map_ids_wait_gone(ids, st->nr_inner, LS_FREE_WAIT_NS) : 0;
-	if (left)
-		mb_run_warn(run, "%d of the run's %u storage maps were still being freed %.0f s after it: a run right after this one may find their cache slots taken",
-			    left, st->nr_inner, LS_FREE_WAIT_NS / 1e9);
-	free(ids);
+	ls_inner_release(run, &st->inner, "storage");
 	if (st->cgrp_fd >= 0)
 		close(st->cgrp_fd);
-	free(st->inner_fd);
 	free(st->rt);
 	free(st);
 	run->priv = NULL;

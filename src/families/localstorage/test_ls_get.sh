@@ -63,7 +63,7 @@ check "inode: its sentence, with the BPF LSM's state and how to enable it" \
 expect_usage "local-storage-get: --nr_maps 0: must be 1..1000" local-storage-get --nr_maps 0
 expect_usage "local-storage-create-delete: --nr_maps 1001: must be 1..1000" \
 	local-storage-create-delete --nr_maps 1001
-expect_usage "--storage foo: must be one of task, cgrp, sk, inode" local-storage-get --storage foo
+expect_usage "--storage foo: must be one of task, sk, cgrp, inode" local-storage-get --storage foo
 expect_usage "-p 2: must be 1 with --storage cgrp" -p2 local-storage-create-delete --storage cgrp
 
 check "no BPF program or map left behind" [ "$(leftover_bpf)" -eq 0 ]
