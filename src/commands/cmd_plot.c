@@ -155,6 +155,21 @@ out:
 	return ret;
 }
 
+/* The chart's options from plot's, for a chart of @term. */
+static void chart_opts(struct mb_plot_opts *po, const struct plot_args *args,
+		       enum mb_plot_term term)
+{
+	po->term = term;
+	po->x = args->x;
+	po->lines = args->lines;
+	po->metric = args->metric;
+	po->benches = args->bench;
+	po->title = args->title;
+	po->overlay = args->overlay;
+	for (int i = 0; i < args->where.nr; i++)
+		po->where[po->nr_where++] = args->where.items[i];
+}
+
 int mb_cmd_plot(int argc, char **argv)
 {
 	struct plot_args args = { 0 };
@@ -198,15 +213,7 @@ int mb_cmd_plot(int argc, char **argv)
 		mb_err("plot: -o %s: %s", out, err);
 		goto done;
 	}
-	po.term = !strcmp(dot, ".svg") ? MB_PLOT_SVG : MB_PLOT_PNG;
-	po.x = args.x;
-	po.lines = args.lines;
-	po.metric = args.metric;
-	po.benches = args.bench;
-	po.title = args.title;
-	po.overlay = args.overlay;
-	for (int i = 0; i < args.where.nr; i++)
-		po.where[po.nr_where++] = args.where.items[i];
+	chart_opts(&po, &args, !strcmp(dot, ".svg") ? MB_PLOT_SVG : MB_PLOT_PNG);
 	doc = mb_doc_load(cli.names[0], &kind, err, sizeof(err));
 	if (!doc) {
 		mb_err("plot: %s", err);

@@ -23,8 +23,6 @@ static const char NO_DEV_BENCH[] =
 	"no bench yet: update and lookup with the loopback device and a veth pair (issue 31)";
 static const char NO_SOCK_BENCH[] =
 	"no bench yet: update, lookup and delete with loopback TCP sockets (issue 31)";
-static const char NO_QUEUE_BENCH[] =
-	"no bench yet: push, pop and peek come with the queue family (issue 31)";
 static const char NO_CG_STORAGE_BENCH[] =
 	"no bench yet: bpf_get_local_storage from a cgroup program run by test_run (issue 31)";
 
@@ -69,8 +67,8 @@ const struct mb_map_recipe mb_map_recipes[] = {
 	  "no bench yet: update and lookup with reuseport sockets (issue 31)"),
 	R("percpu_cgroup_storage", 8, 8, 0, 0,
 	  "CONFIG_CGROUP_BPF; a cgroup program attached fills it", NO_CG_STORAGE_BENCH),
-	R("queue", 0, 8, 1, 0, NULL, NO_QUEUE_BENCH),
-	R("stack", 0, 8, 1, 0, NULL, NO_QUEUE_BENCH),
+	R("queue", 0, 8, 1, 0, NULL, NULL),
+	R("stack", 0, 8, 1, 0, NULL, NULL),
 	STORAGE("sk_storage", "CONFIG_BPF_SYSCALL and CONFIG_NET"),
 	R("devmap_hash", 4, 4, 1, 0, "CONFIG_NET; its entries are network devices (ifindex)",
 	  NO_DEV_BENCH),
