@@ -117,7 +117,7 @@ static int apply_number(const struct mb_opt *opt, void *field, const char *arg, 
 int mb_opt_apply(const struct mb_opt *opt, void *args, const char *arg, char *msg, size_t len)
 {
 	void *field = field_of(opt, args);
-	char range[256];
+	char range[512];
 	const char *why = NULL;
 
 	opt_range(opt, range, sizeof(range));
@@ -240,7 +240,7 @@ struct mb_json *mb_opts_to_json(const struct mb_opt *opts, const void *args)
 
 void mb_opts_print_help(FILE *f, const struct mb_opt *opts)
 {
-	char left[96], range[256];
+	char left[96], range[512];
 
 	for (int i = 0; opts && opts[i].name; i++) {
 		const struct mb_opt *opt = &opts[i];
