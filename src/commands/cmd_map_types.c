@@ -49,6 +49,8 @@ static int check_args(const struct mb_cli *cli)
 		       cli->names[0]);
 		return -EINVAL;
 	}
+	if (mb_cli_one_output(cli, "--map-types"))
+		return -EINVAL;
 	if (env->output && mb_output_check(env->output, err, sizeof(err))) {
 		mb_err("--map-types: -o/--output %s: %s", env->output, err);
 		return -EINVAL;

@@ -73,4 +73,5 @@ fi
 
 expect_usage "--format csv: must be text or json" --map-types --format csv
 expect_usage "takes no bench names" --map-types map-lookup
+expect_usage "--map-types: -o/--output $TMP/b.json: -o given again" --map-types -o "$TMP/a.json" -o "$TMP/b.json"
 finish
