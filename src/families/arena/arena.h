@@ -45,6 +45,7 @@ struct ar_state {
 	uint64_t touch_faults;	/* minor faults it took */
 	uint64_t touch_ns;
 	uint64_t checked_words;	/* access: words written on one side, read on the other */
+	uint64_t sink;		/* access: what user-space reads summed */
 };
 
 extern const char *const ar_side_names[];
