@@ -13,7 +13,8 @@
 #include "output/report.h"
 #include "util/json.h"
 
-#define AR_ALLOC_ITERS	64	/* pairs per call: a call of about 100 us with one page */
+/* Pages a call allocates (and frees), in pairs of --page_cnt: about 1 ms in a KVM guest. */
+#define AR_ALLOC_PAGES	64
 #define AR_WALK_PAGES	2048	/* pages a BPF walk call visits: 1 Mi words */
 #define AR_USER_CHUNK	64	/* pages a user-space producer walks between publications */
 
@@ -64,6 +65,8 @@ static int ar_bpf_producer(struct mb_run *run, struct mb_producer *p, int prog_f
 	struct mb_counters cnt = { 0 };
 
 	c->slot = p->idx;
+	/* A call of many pages can outlast a sample: each publication says when its calls ended. */
+	mb_producer_publish_stamped(p, &cnt);
 	while (!mb_run_should_stop(run)) {
 		int err = ar_call(prog_fd, c);
 
@@ -71,7 +74,7 @@ static int ar_bpf_producer(struct mb_run *run, struct mb_producer *p, int prog_f
 			return mb_run_fail(run, err, "producer %d: the program failed", p->idx);
 		cnt.calls++;
 		ar_slot_counters(s, &cnt, per_op);
-		mb_producer_publish(p, &cnt);
+		mb_producer_publish_stamped(p, &cnt);
 	}
 	return 0;
 }
@@ -89,7 +92,8 @@ static int ar_alloc_producer(struct mb_run *run, struct mb_producer *p)
 {
 	const struct ar_args *a = run->args;
 	struct ar_state *st = run->priv;
-	struct ar_ctx c = { .iters = AR_ALLOC_ITERS, .page_cnt = a->page_cnt };
+	uint32_t iters = AR_ALLOC_PAGES / a->page_cnt;
+	struct ar_ctx c = { .iters = iters ? iters : 1, .page_cnt = a->page_cnt };
 
 	return ar_bpf_producer(run, p, bpf_program__fd(st->skel->progs.mb_ar_alloc), &c, 0);
 }
