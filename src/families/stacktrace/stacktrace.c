@@ -40,11 +40,6 @@ static const struct mb_counter_desc st_counters[] = {
 	{ NULL, NULL, NULL },
 };
 
-static const struct mb_metric_desc st_metrics[] = {
-	{ "op_ns", "ns/op" },
-	{ NULL },
-};
-
 const struct mb_bench mb_bench_stack_trace_get_stackid = {
 	.name = "stack-trace-get-stackid",
 	.family = "stacktrace",
@@ -55,7 +50,6 @@ const struct mb_bench mb_bench_stack_trace_get_stackid = {
 	.map_types = MB_MAP_TYPES("stack_trace"),
 	.instrument = &mb_kloop_instrument,
 	.text = &st_text,
-	.metrics = st_metrics,
 	.counters = st_counters,
 	.setup = st_setup,
 	.producer = st_producer,
