@@ -26,7 +26,7 @@ static const struct mb_opt st_opts[] = {
 	MB_OPT_U32_DEF("depth", struct st_args, depth, "127", 1, ST_DEPTH_MAX, "N",
 		       "Frames kept per trace (value_size / 8); the kernel walks no more than that"),
 	MB_OPT_U32_DEF("stacks", struct st_args, stacks, "1", 1, MB_ST_STACKS_MAX, "N",
-		       "Distinct traces the calls cycle through: skip 0..N-1 frames of the same stack"),
+		       "Distinct traces the calls cycle through: the same stack with 0..N-1 more frames skipped"),
 	MB_OPT_FLAG_DEF("user", struct st_args, user,
 			"The producer thread's user stack (BPF_F_USER_STACK) instead of the kernel's"),
 	MB_OPT_FLAG_DEF("reuse", struct st_args, reuse,
