@@ -43,7 +43,8 @@ static __always_inline int st_get_stackid(__u32 index, struct mb_loop_ctx *lc, v
 	long id;
 
 	lc->cursor = skip + 1 >= mb_st_stacks ? 0 : skip + 1;
-	id = bpf_get_stackid(ctx, &mb_st_map, mb_st_flags | ((skip + mb_st_skip0) & MB_ST_SKIP_MASK));
+	skip = (skip + mb_st_skip0) & MB_ST_SKIP_MASK;
+	id = bpf_get_stackid(ctx, &mb_st_map, mb_st_flags | skip);
 	if (id >= 0)
 		lc->hits++;
 	else if (id == -MB_EEXIST)
