@@ -4,11 +4,13 @@
 
 extern const struct mb_bench mb_bench_cgroup_array_in;
 extern const struct mb_bench mb_bench_cgroup_array_out;
+extern const struct mb_bench mb_bench_cgroup_storage_get;
 
 const struct mb_family mb_family_cgroupmaps = {
 	.name = "cgroupmaps",
-	.desc = "cgroup maps: bpf_current_task_under_cgroup on a cgroup array, true and false",
+	.desc = "cgroup maps: bpf_current_task_under_cgroup on a cgroup array, bpf_get_local_storage on cgroup storage",
 	.benches = (const struct mb_bench *const[]){
-		&mb_bench_cgroup_array_in, &mb_bench_cgroup_array_out, NULL,
+		&mb_bench_cgroup_array_in, &mb_bench_cgroup_array_out,
+		&mb_bench_cgroup_storage_get, NULL,
 	},
 };

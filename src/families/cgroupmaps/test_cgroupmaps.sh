@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # cgroupmaps family: both cgroup array benches in text, JSON and CSV, every op's answer read
-# back (1 in the cgroup, 0 below it), two producers, the map covered by --map-types, the
-# cgroup gone after each run and after SIGINT, no BPF object left behind.
+# back (1 in the cgroup, 0 below it), two producers; cgroup-storage-get on both storage types,
+# every call's value read back, the map empty; the three types covered by --map-types; the
+# cgroup gone after each run and after SIGINT; bad input; no BPF object left behind.
 . "$(dirname "$0")/../../../tests/e2e/lib.sh"
 
 R='.results[0]'
-before=$(leftover_bpf '^mb_cga_')
+before=$(leftover_bpf '^mb_cg[as]_')
 
 # gone FILE: the cgroup the result names is removed.
 gone() {
@@ -47,16 +48,41 @@ if [ "$E2E_SAN" != 1 ]; then
 	check "-p2: its cgroup is removed" gone "$OUT"
 fi
 
+# ---- cgroup storage: test_run's own storage, each call's value equal to its ops ----
+for t in $(san_pick cgroup_storage percpu_cgroup_storage -- percpu_cgroup_storage); do
+	expect_rc 0 "cgroup-storage-get --map_type $t" "${FAST[@]}" cgroup-storage-get \
+		--map_type "$t" -o "$TMP/$t.json"
+	check "$t: the notes name the storage and the ops read back" bash -c \
+		"grep -qE '^Storage: $t of a cgroup_skb program run by test_run: .*; the map holds 0 keys$' $OUT &&
+		 grep -qE '^Ops read back: [1-9][0-9]* ops in ([1-9][0-9]*) calls, the value equal to the call.s ops after \\1, not after 0$' $OUT"
+	jq_check "$t: in-kernel loop, every call's value read back equal to its ops, the map empty" \
+		"$TMP/$t.json" "$R.runner == \"kernel-loop\" and $R.loop.kind == \"may_goto\" and
+		 $R.extra.map_type == \"$t\" and $R.extra.map_entries == 0 and
+		 $R.extra.ops_checked.calls > 0 and $R.extra.ops_checked.calls_value_wrong == 0 and
+		 $R.extra.ops_checked.calls_value_equal == $R.extra.ops_checked.calls and
+		 $R.extra.ops_checked.ops >= $R.summary.totals.ops and $R.summary.totals.ops > 0 and
+		 $R.summary.totals.hits == $R.summary.totals.ops and $R.summary.metrics.op_ns.mean > 0"
+	warnings_check "$t: warnings are measured machine conditions only" "$TMP/$t.json"
+done
+
 expect_rc 0 "--map-types" --map-types --format json
-jq_check "--map-types: cgroup_array is covered by both benches" "$OUT" \
-	'[.. | objects | select(.name? == "cgroup_array" and has("benches"))] | length == 1 and
-	 (.[0].covered and .[0].benches == ["cgroup-array-in", "cgroup-array-out"])'
+jq_check "--map-types: the three cgroup types are covered by this family's benches" "$OUT" \
+	'[.. | objects | select(has("benches") and has("covered"))] as $t |
+	 ($t | map(select(.name == "cgroup_array"))[0].benches == ["cgroup-array-in", "cgroup-array-out"]) and
+	 ([$t[] | select(.name == "cgroup_storage" or .name == "percpu_cgroup_storage") |
+	   .covered and .benches == ["cgroup-storage-get"]] | length == 2 and all)'
+
+# ---- bad input: one line, exit 2 ----
+expect_usage "--map_type hash: must be one of cgroup_storage, percpu_cgroup_storage" \
+	cgroup-storage-get --map_type hash
+expect_usage "-p/--producers 2: this bench needs a single producer" -p2 cgroup-storage-get
+expect_usage "--map_type: not an option of cgroup-array-in" cgroup-array-in --map_type hash
 
 # ---- SIGINT with the process in the cgroup: exit 130, the cgroup and the BPF objects gone ----
 interrupt_run -w0 -d100 --interval_ms 100 cgroup-array-in
 check "the cgroup is removed after SIGINT" bash -c \
 	"d=\$(sed -nE 's/^Cgroup: (.*), the producers are in it$/\1/p' $OUT); [ -n \"\$d\" ] && [ ! -e \"\$d\" ]"
-check "no cgroup array BPF program or map left behind" \
-	[ "$(leftover_bpf '^mb_cga_')" -le "$before" ]
+check "no cgroupmaps BPF program or map left behind" \
+	[ "$(leftover_bpf '^mb_cg[as]_')" -le "$before" ]
 
 finish
