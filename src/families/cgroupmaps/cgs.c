@@ -9,8 +9,6 @@
 #include "drivers/kloop.h"
 #include "maps/map_opts.h"
 
-const char *const cgs_type_names[] = { "cgroup_storage", "percpu_cgroup_storage", NULL };
-
 static const struct mb_opt cgs_opts[] = {
 	MB_OPT_ENUM_DEF("map_type", struct cgs_args, map_type, "cgroup_storage", cgs_type_names,
 			"Storage: cgroup_storage (one value for every CPU, an atomic add) or percpu_cgroup_storage (this CPU's copy, a plain add)"),

@@ -34,9 +34,8 @@ struct cgs_state {
 	uint64_t map_entries;	/* keys the map holds after the run (test_run's storage is not in it) */
 };
 
+/* cgs_run.c: the names of --map_type, and the hooks */
 extern const char *const cgs_type_names[];
-
-/* cgs_run.c */
 int cgs_setup(struct mb_run *run);
 int cgs_producer(struct mb_run *run, struct mb_producer *p);
 void cgs_measure(struct mb_run *run, struct mb_sample *s);

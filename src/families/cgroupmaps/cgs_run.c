@@ -26,6 +26,8 @@
 /* A packet of zeros: test_run of a cgroup_skb program wants an Ethernet header's length. */
 #define CGS_PKT_BYTES		64
 
+const char *const cgs_type_names[] = { "cgroup_storage", "percpu_cgroup_storage", NULL };
+
 static const int cgs_map_types[CGS_TYPE_NR] = {
 	[CGS_SHARED] = BPF_MAP_TYPE_CGROUP_STORAGE,
 	[CGS_PERCPU] = BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE,
