@@ -38,3 +38,65 @@ static __always_inline int cga_under(__u32 index, struct mb_loop_ctx *lc)
 }
 
 MB_LOOP_PROG(mb_cga_under, cga_under)
+
+/*
+ * bpf_skb_under_cgroup(): the same question of the packet's socket, in a tc program run by
+ * test_run. test_run's packet belongs to a socket it makes for the call, whose cgroup is the
+ * calling task's: the producer's. The loop is the drivers' written out (four ops a may_goto
+ * check), its count of ops in .bss (a tc program's context is the packet); one producer,
+ * slot 0.
+ */
+__u64 mb_cga_iters;
+
+static __always_inline void cga_skb_op(struct __sk_buff *skb, struct mb_loop_ctx *lc)
+{
+	long r = bpf_skb_under_cgroup(skb, &mb_cga_map, 0);
+
+	if (r < 0) {
+		lc->errors++;
+		return;
+	}
+	if (r == 1)
+		lc->counter[MB_CGA_UNDER]++;
+	if (r == mb_cga_want)
+		lc->hits++;
+	else
+		lc->misses++;
+}
+
+SEC("tc")
+int mb_cga_skb_under(struct __sk_buff *skb)
+{
+	struct mb_loop_ctx *lc = &mb_loop_ctxs[0].lc;
+	struct mb_slot *slot = &mb_slots[0];
+	__u64 n = mb_cga_iters, left = n;
+
+	lc->hits = 0;
+	lc->misses = 0;
+	lc->errors = 0;
+	lc->counter[MB_CGA_UNDER] = 0;
+	slot->start_ns = bpf_ktime_get_ns();
+	while (left >= 4) {
+		MB_MAY_GOTO(out);
+		cga_skb_op(skb, lc);
+		cga_skb_op(skb, lc);
+		cga_skb_op(skb, lc);
+		cga_skb_op(skb, lc);
+		left -= 4;
+	}
+	while (left) {
+		MB_MAY_GOTO(out);
+		cga_skb_op(skb, lc);
+		left--;
+	}
+out:
+	slot = &mb_slots[0];
+	slot->kernel_ns += bpf_ktime_get_ns() - slot->start_ns;
+	slot->calls++;
+	slot->ops += n - left;
+	slot->hits += lc->hits;
+	slot->misses += lc->misses;
+	slot->errors += lc->errors;
+	slot->counter[MB_CGA_UNDER] += lc->counter[MB_CGA_UNDER];
+	return 0;
+}

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * cgroupmaps family, cgroup array: set-up (the cgroup, the program, the map's slot), the
- * producer on the in-kernel loop, the sample's ns/op, the check of every op's answer read back
- * from the program's counters, and teardown (the program and map, then the cgroup: the process
- * moves back home first where it joined). A killed run's cgroup is reaped by the next run
+ * producer (the drivers' in-kernel loop, or cg_pkt.h's for the tc program), the sample's
+ * ns/op, the check of every op's answer read back from the program's counters, and teardown
+ * (the program and map, then the cgroup: the process moves back home first where it joined). A killed run's cgroup is reaped by the next run
  * (sys/cgroup2.h); SIGINT ends the run through teardown like any other.
  */
 #include <errno.h>
@@ -18,6 +18,7 @@
 #include "cga.h"
 #include "drivers/kloop.h"	/* struct mb_slot, before the skeleton */
 #include "cga.skel.h"
+#include "cg_pkt.h"
 #include "sys/probe.h"
 #include "util/json.h"
 
@@ -51,6 +52,8 @@ static int cga_load(struct mb_run *run, struct cga_state *st)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
 	st->skel = skel;
 	mb_loop_prepare(skel->skeleton, run->loop.kind);
+	bpf_program__set_autoload(skel->progs.mb_cga_under, !st->skb);
+	bpf_program__set_autoload(skel->progs.mb_cga_skb_under, st->skb);
 	skel->rodata->mb_cga_want = st->in;
 	err = cga_bpf__load(skel);
 	if (err) {
@@ -64,7 +67,7 @@ static int cga_load(struct mb_run *run, struct cga_state *st)
 	return 0;
 }
 
-int cga_setup(struct mb_run *run, bool in)
+int cga_setup(struct mb_run *run, bool in, bool skb)
 {
 	struct cga_state *st;
 	char why[PATH_MAX + 256];
@@ -77,6 +80,7 @@ int cga_setup(struct mb_run *run, bool in)
 		return mb_run_fail(run, -ENOMEM, "out of memory");
 	run->priv = st;
 	st->in = in;
+	st->skb = skb;
 	run->runner = "kernel-loop";
 	err = in ? mb_cgroup2_enter(&st->cg, why, sizeof(why)) :
 		   cga_mkdir(&st->cg, why, sizeof(why));
@@ -92,8 +96,14 @@ int cga_producer(struct mb_run *run, struct mb_producer *p)
 		.prog_fd = bpf_program__fd(st->skel->progs.mb_cga_under),
 		.slots = st->skel->bss->mb_slots,
 	};
+	struct cg_pkt_cfg pkt = {
+		.prog_fd = bpf_program__fd(st->skel->progs.mb_cga_skb_under),
+		.slot = &st->skel->bss->mb_slots[0],
+		.iters = &st->skel->bss->mb_cga_iters,
+		.retval = 0,
+	};
 
-	return mb_kloop_produce(run, p, &cfg);
+	return st->skb ? cg_pkt_produce(run, p, &pkt) : mb_kloop_produce(run, p, &cfg);
 }
 
 void cga_measure(struct mb_run *run, struct mb_sample *s)
@@ -121,6 +131,7 @@ void cga_finish(struct mb_run *run)
 	}
 	mb_json_set_str(x, "cgroup", st->cg.path);
 	mb_json_set_bool(x, "producers_in_cgroup", st->in);
+	mb_json_set_str(x, "helper", st->skb ? "bpf_skb_under_cgroup" : "bpf_current_task_under_cgroup");
 	mb_json_set_num(chk, "ops", (double)ops);
 	mb_json_set_num(chk, "under", (double)under);
 	mb_json_set_num(chk, "not_under", (double)(hits + misses - under));

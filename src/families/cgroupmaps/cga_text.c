@@ -18,8 +18,9 @@ static void cga_notes(FILE *f, const struct mb_run *run)
 
 	if (mb_log_quiet() || !c)
 		return;
-	fprintf(f, "Cgroup: %s, %s\n", mb_json_str(mb_json_get(x, "cgroup"), "?"),
-		in ? "the producers are in it" : "below the producers' own, which they stay in");
+	fprintf(f, "Cgroup: %s, %s; asked by %s\n", mb_json_str(mb_json_get(x, "cgroup"), "?"),
+		in ? "the producers are in it" : "below the producers' own, which they stay in",
+		mb_json_str(mb_json_get(x, "helper"), "?"));
 	fprintf(f, "Ops read back: %.0f ops, %.0f answered 1 (under), %.0f answered 0, %.0f errors\n",
 		mb_json_num(mb_json_get(c, "ops"), 0), mb_json_num(mb_json_get(c, "under"), 0),
 		mb_json_num(mb_json_get(c, "not_under"), 0),

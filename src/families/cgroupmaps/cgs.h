@@ -31,6 +31,7 @@ struct cgs_state {
 	int prog_fd;
 	uint64_t checked;	/* calls whose storage value was read back equal to their ops */
 	uint64_t wrong;		/* calls whose value was not */
+	uint64_t hits, errors;	/* the ops of those calls */
 	uint64_t map_entries;	/* keys the map holds after the run (test_run's storage is not in it) */
 };
 

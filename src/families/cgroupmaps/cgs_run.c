@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * cgroupmaps family, cgroup storage: set-up (the map of --map_type and its program), the
- * producer (test_run calls sized to --call_us of in-kernel time like the drivers' loop, with
- * its drift reference between calls), each call's storage value compared with its ops, and at
+ * producer (cg_pkt.h), each call's storage value compared with its ops, and at
  * the end the check of the ops and of the map (empty: test_run's storage is not in it).
  */
 #include <errno.h>
@@ -14,17 +13,10 @@
 
 #include "cgs.h"
 #include "drivers/kloop.h"	/* struct mb_slot, before the skeleton */
-#include "drivers/loop_evidence.h"
 #include "cgs.skel.h"
-#include "core/env.h"
+#include "cg_pkt.h"
 #include "sys/probe.h"
 #include "util/json.h"
-#include "util/log.h"
-
-#define CGS_FIRST_ITERS		1024
-#define CGS_MAX_ITERS		(1u << 23)
-/* A packet of zeros: test_run of a cgroup_skb program wants an Ethernet header's length. */
-#define CGS_PKT_BYTES		64
 
 const char *const cgs_type_names[] = { "cgroup_storage", "percpu_cgroup_storage", NULL };
 
@@ -83,57 +75,35 @@ int cgs_setup(struct mb_run *run)
 	return cgs_load(run, st);
 }
 
-/* One test_run call of @iters ops; 0, or a negative errno (-EPROTO: not the program's value). */
-static int cgs_call(struct cgs_state *st, uint64_t iters)
+/* Each call's storage started at zero: its value after the call is the call's ops. */
+static void cgs_after(void *ctx, uint64_t done, struct mb_counters *c)
 {
-	char pkt[CGS_PKT_BYTES] = { 0 };
-	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt, .data_size_in = sizeof(pkt));
+	struct cgs_state *st = ctx;
 
-	st->skel->bss->mb_cgs_iters = iters;
-	if (bpf_prog_test_run_opts(st->prog_fd, &o))
-		return -errno;
-	return o.retval == MB_CGS_RET ? 0 : -EPROTO;
+	if (st->skel->bss->mb_cgs_value == done) {
+		st->checked++;
+		st->hits += done;
+	} else {
+		st->wrong++;
+		st->errors += done;
+	}
+	c->hits = st->hits;
+	c->errors = st->errors;
 }
 
 int cgs_producer(struct mb_run *run, struct mb_producer *p)
 {
 	struct cgs_state *st = run->priv;
-	struct mb_slot *slot = &st->skel->bss->mb_slots[0];
-	uint64_t target = (uint64_t)run->env->call_us * 1000, iters = CGS_FIRST_ITERS;
-	uint64_t next_ref = 0, hits = 0, errors = 0;
-	struct mb_counters c = {};
-	int err;
+	struct cg_pkt_cfg cfg = {
+		.prog_fd = st->prog_fd,
+		.slot = &st->skel->bss->mb_slots[0],
+		.iters = &st->skel->bss->mb_cgs_iters,
+		.retval = MB_CGS_RET,
+		.after = cgs_after,
+		.ctx = st,
+	};
 
-	mb_loop_inspect(st->prog_fd, &run->loop);
-	run->ops_per_iter = 1;
-	mb_producer_publish_stamped(p, &c);
-	while (!mb_run_should_stop(run)) {
-		uint64_t ops0 = slot->ops, ns0 = slot->kernel_ns, done;
-
-		err = cgs_call(st, iters);
-		if (err) {
-			mb_err("%s: BPF_PROG_TEST_RUN failed: %s", run->bench->name, strerror(-err));
-			return err;
-		}
-		/* The call's storage started at zero: its value is the call's ops. */
-		done = slot->ops - ops0;
-		if (st->skel->bss->mb_cgs_value == done) {
-			st->checked++;
-			hits += done;
-		} else {
-			st->wrong++;
-			errors += done;
-		}
-		mb_kloop_slot_counters(slot, 1, &c);
-		c.hits = hits;
-		c.errors = errors;
-		iters = mb_kloop_next_iters(iters, slot->kernel_ns - ns0, target, CGS_MAX_ITERS);
-		err = mb_kloop_reference(run, p, &c, &next_ref);
-		if (err < 0)
-			return err;
-		mb_producer_publish_stamped(p, &c);
-	}
-	return 0;
+	return cg_pkt_produce(run, p, &cfg);
 }
 
 void cgs_measure(struct mb_run *run, struct mb_sample *s)

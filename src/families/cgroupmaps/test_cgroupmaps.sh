@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# cgroupmaps family: both cgroup array benches in text, JSON and CSV, every op's answer read
-# back (1 in the cgroup, 0 below it), two producers; cgroup-storage-get on both storage types,
+# cgroupmaps family: the cgroup array benches (the task's and the packet's helper) in text,
+# JSON and CSV, every op's answer read back (1 in the cgroup, 0 below it), two producers; cgroup-storage-get on both storage types,
 # every call's value read back, the map empty; the three types covered by --map-types; the
 # cgroup gone after each run and after SIGINT; bad input; no BPF object left behind.
 . "$(dirname "$0")/../../../tests/e2e/lib.sh"
@@ -17,17 +17,23 @@ gone() {
 }
 
 # UNDER: the ops that answer 1, read back (extra) and in the samples (summary).
-declare -A UNDER=([cgroup-array-in]=ops [cgroup-array-out]=0)
-for b in cgroup-array-in cgroup-array-out; do
+declare -A UNDER=([cgroup-array-in]=ops [cgroup-array-out]=0 [cgroup-array-skb-in]=ops
+		  [cgroup-array-skb-out]=0)
+declare -A HELPER=([cgroup-array-in]=bpf_current_task_under_cgroup
+		   [cgroup-array-out]=bpf_current_task_under_cgroup
+		   [cgroup-array-skb-in]=bpf_skb_under_cgroup [cgroup-array-skb-out]=bpf_skb_under_cgroup)
+for b in $(san_pick cgroup-array-in cgroup-array-out cgroup-array-skb-in cgroup-array-skb-out -- \
+	cgroup-array-in cgroup-array-skb-out); do
 	expect_rc 0 "$b" "${FAST[@]}" "$b" -o "$TMP/$b.json" -o "$TMP/$b.csv"
 	check "$b prints the cgroup and the ops read back" bash -c \
-		"grep -qE '^Cgroup: /.*/mapbench-[0-9]+-[0-9]+, ' $OUT &&
+		"grep -qE '^Cgroup: /.*/mapbench-[0-9]+-[0-9]+, .*; asked by ${HELPER[$b]}$' $OUT &&
 		 grep -qE '^Ops read back: [1-9][0-9]* ops, [0-9]+ answered 1 \(under\), [0-9]+ answered 0, 0 errors$' $OUT &&
 		 tail -n1 $OUT | grep -q '^Summary: throughput'"
 	u=0 us=0
 	[ "${UNDER[$b]}" = ops ] && u="$R.extra.ops_checked.ops" us="$R.summary.totals.ops"
 	jq_check "$b: in-kernel loop, every op answered as due ($u under), each op counted" \
 		"$TMP/$b.json" "$R.runner == \"kernel-loop\" and $R.extra.ops_checked.ops > 0 and
+		 $R.extra.helper == \"${HELPER[$b]}\" and
 		 $R.extra.ops_checked.errors == 0 and $R.extra.ops_checked.under == $u and
 		 $R.extra.ops_checked.under + $R.extra.ops_checked.not_under ==
 		 $R.extra.ops_checked.ops and $R.extra.ops_checked.ops >= $R.summary.totals.ops and
@@ -68,7 +74,8 @@ done
 expect_rc 0 "--map-types" --map-types --format json
 jq_check "--map-types: the three cgroup types are covered by this family's benches" "$OUT" \
 	'[.. | objects | select(has("benches") and has("covered"))] as $t |
-	 ($t | map(select(.name == "cgroup_array"))[0].benches == ["cgroup-array-in", "cgroup-array-out"]) and
+	 ($t | map(select(.name == "cgroup_array"))[0].benches ==
+	  ["cgroup-array-in", "cgroup-array-out", "cgroup-array-skb-in", "cgroup-array-skb-out"]) and
 	 ([$t[] | select(.name == "cgroup_storage" or .name == "percpu_cgroup_storage") |
 	   .covered and .benches == ["cgroup-storage-get"]] | length == 2 and all)'
 
@@ -76,12 +83,13 @@ jq_check "--map-types: the three cgroup types are covered by this family's bench
 expect_usage "--map_type hash: must be one of cgroup_storage, percpu_cgroup_storage" \
 	cgroup-storage-get --map_type hash
 expect_usage "-p/--producers 2: this bench needs a single producer" -p2 cgroup-storage-get
+expect_usage "-p/--producers 2: this bench needs a single producer" -p2 cgroup-array-skb-in
 expect_usage "--map_type: not an option of cgroup-array-in" cgroup-array-in --map_type hash
 
 # ---- SIGINT with the process in the cgroup: exit 130, the cgroup and the BPF objects gone ----
 interrupt_run -w0 -d100 --interval_ms 100 cgroup-array-in
 check "the cgroup is removed after SIGINT" bash -c \
-	"d=\$(sed -nE 's/^Cgroup: (.*), the producers are in it$/\1/p' $OUT); [ -n \"\$d\" ] && [ ! -e \"\$d\" ]"
+	"d=\$(sed -nE 's/^Cgroup: (.*), the producers are in it; .*/\1/p' $OUT); [ -n \"\$d\" ] && [ ! -e \"\$d\" ]"
 check "no cgroupmaps BPF program or map left behind" \
 	[ "$(leftover_bpf '^mb_cg[as]_')" -le "$before" ]
 
