@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # cgroupmaps family: the cgroup array benches (the task's and the packet's helper) in text,
-# JSON and CSV, every op's answer read back (1 in the cgroup, 0 below it), two producers; cgroup-storage-get on both storage types,
-# every call's value read back, the map empty; the three types covered by --map-types; the
-# cgroup gone after each run and after SIGINT; bad input; no BPF object left behind.
+# JSON and CSV, every op's answer read back (1 in the cgroup, 0 below it), two producers on
+# one; cgroup-storage-get on both storage types, every call's value read back, the map empty;
+# the three types covered by --map-types; the cgroup gone after each run and after SIGINT; bad
+# input; no BPF object left behind (only objects no process holds count: a run of another
+# test at the same time leaves none).
 . "$(dirname "$0")/../../../tests/e2e/lib.sh"
 
 R='.results[0]'
-before=$(leftover_bpf '^mb_cg[as]_')
 
 # gone FILE: the cgroup the result names is removed.
 gone() {
@@ -24,7 +25,10 @@ declare -A HELPER=([cgroup-array-in]=bpf_current_task_under_cgroup
 		   [cgroup-array-skb-in]=bpf_skb_under_cgroup [cgroup-array-skb-out]=bpf_skb_under_cgroup)
 for b in $(san_pick cgroup-array-in cgroup-array-out cgroup-array-skb-in cgroup-array-skb-out -- \
 	cgroup-array-in cgroup-array-skb-out); do
-	expect_rc 0 "$b" "${FAST[@]}" "$b" -o "$TMP/$b.json" -o "$TMP/$b.csv"
+	# cgroup-array-out runs with two producers, each of whose ops must answer 0.
+	np=1
+	[ "$b" = cgroup-array-out ] && np=2
+	expect_rc 0 "$b -p$np" "${FAST[@]}" -p$np "$b" -o "$TMP/$b.json" -o "$TMP/$b.csv"
 	check "$b prints the cgroup and the ops read back" bash -c \
 		"grep -qE '^Cgroup: /.*/mapbench-[0-9]+-[0-9]+, .*; asked by ${HELPER[$b]}$' $OUT &&
 		 grep -qE '^Ops read back: [1-9][0-9]* ops, [0-9]+ answered 1 \(under\), [0-9]+ answered 0, 0 errors$' $OUT &&
@@ -38,6 +42,7 @@ for b in $(san_pick cgroup-array-in cgroup-array-out cgroup-array-skb-in cgroup-
 		 $R.extra.ops_checked.under + $R.extra.ops_checked.not_under ==
 		 $R.extra.ops_checked.ops and $R.extra.ops_checked.ops >= $R.summary.totals.ops and
 		 $R.summary.totals.hits == $R.summary.totals.ops and
+		 ([$R.samples[].producers | length == $np] | all) and
 		 $R.summary.totals.counters.under == $us and
 		 $R.summary.metrics.op_ns.mean > 0"
 	check "$b: the CSV has the under counter" grep -q 'counters.under' "$TMP/$b.csv"
@@ -45,14 +50,6 @@ for b in $(san_pick cgroup-array-in cgroup-array-out cgroup-array-skb-in cgroup-
 	warnings_check "$b: warnings are measured machine conditions only" "$TMP/$b.json"
 done
 schema_check "$TMP/cgroup-array-in.json"
-
-if [ "$E2E_SAN" != 1 ]; then
-	expect_rc 0 "cgroup-array-in -p2" "${FAST[@]}" -p2 cgroup-array-in --format json
-	jq_check "two producers in the cgroup: every op of each answered 1" "$OUT" \
-		"($R.samples[0].producers | length) == 2 and
-		 $R.extra.ops_checked.under == $R.extra.ops_checked.ops"
-	check "-p2: its cgroup is removed" gone "$OUT"
-fi
 
 # ---- cgroup storage: test_run's own storage, each call's value equal to its ops ----
 for t in $(san_pick cgroup_storage percpu_cgroup_storage -- percpu_cgroup_storage); do
@@ -67,7 +64,8 @@ for t in $(san_pick cgroup_storage percpu_cgroup_storage -- percpu_cgroup_storag
 		 $R.extra.ops_checked.calls > 0 and $R.extra.ops_checked.calls_value_wrong == 0 and
 		 $R.extra.ops_checked.calls_value_equal == $R.extra.ops_checked.calls and
 		 $R.extra.ops_checked.ops >= $R.summary.totals.ops and $R.summary.totals.ops > 0 and
-		 $R.summary.totals.hits == $R.summary.totals.ops and $R.summary.metrics.op_ns.mean > 0"
+		 $R.summary.totals.hits == $R.summary.totals.ops and
+		 ([$R.samples[].producers | length == $np] | all) and $R.summary.metrics.op_ns.mean > 0"
 	warnings_check "$t: warnings are measured machine conditions only" "$TMP/$t.json"
 done
 
@@ -91,6 +89,6 @@ interrupt_run -w0 -d100 --interval_ms 100 cgroup-array-in
 check "the cgroup is removed after SIGINT" bash -c \
 	"d=\$(sed -nE 's/^Cgroup: (.*), the producers are in it; .*/\1/p' $OUT); [ -n \"\$d\" ] && [ ! -e \"\$d\" ]"
 check "no cgroupmaps BPF program or map left behind" \
-	[ "$(leftover_bpf '^mb_cg[as]_')" -le "$before" ]
+	[ "$(leftover_bpf '^mb_cg[as]_')" -eq 0 ]
 
 finish
