@@ -43,7 +43,8 @@ int cg_pkt_produce(struct mb_run *run, struct mb_producer *p, const struct cg_pk
 
 		err = cg_pkt_call(cfg, iters);
 		if (err) {
-			mb_err("%s: BPF_PROG_TEST_RUN failed: %s", run->bench->name, strerror(-err));
+			mb_err("%s: BPF_PROG_TEST_RUN failed: %s", run->bench->name,
+			       strerror(-err));
 			return err;
 		}
 		mb_kloop_slot_counters(slot, 1, &c);

@@ -3,8 +3,9 @@
  * cgroupmaps family, cgroup array: set-up (the cgroup, the program, the map's slot), the
  * producer (the drivers' in-kernel loop, or cg_pkt.h's for the tc program), the sample's
  * ns/op, the check of every op's answer read back from the program's counters, and teardown
- * (the program and map, then the cgroup: the process moves back home first where it joined). A killed run's cgroup is reaped by the next run
- * (sys/cgroup2.h); SIGINT ends the run through teardown like any other.
+ * (the program and map, then the cgroup: the process moves back home first where it joined).
+ * A killed run's cgroup is reaped by the next run (sys/cgroup2.h); SIGINT ends the run
+ * through teardown like any other.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -131,7 +132,8 @@ void cga_finish(struct mb_run *run)
 	}
 	mb_json_set_str(x, "cgroup", st->cg.path);
 	mb_json_set_bool(x, "producers_in_cgroup", st->in);
-	mb_json_set_str(x, "helper", st->skb ? "bpf_skb_under_cgroup" : "bpf_current_task_under_cgroup");
+	mb_json_set_str(x, "helper",
+			st->skb ? "bpf_skb_under_cgroup" : "bpf_current_task_under_cgroup");
 	mb_json_set_num(chk, "ops", (double)ops);
 	mb_json_set_num(chk, "under", (double)under);
 	mb_json_set_num(chk, "not_under", (double)(hits + misses - under));

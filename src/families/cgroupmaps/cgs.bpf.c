@@ -34,7 +34,8 @@ __u64 mb_cgs_value;	/* the storage's value after the call's last op */
  * cgroup, so its count is an atomic add, as a program that counts in it needs; the per-CPU
  * one is this CPU's copy, a plain add.
  */
-#define CGS_OP_SHARED	__sync_fetch_and_add((__u64 *)bpf_get_local_storage(&mb_cgs_shared, 0), 1)
+#define CGS_OP_SHARED								\
+	__sync_fetch_and_add((__u64 *)bpf_get_local_storage(&mb_cgs_shared, 0), 1)
 #define CGS_OP_PERCPU	(*(__u64 *)bpf_get_local_storage(&mb_cgs_percpu, 0))++
 
 #define CGS_PROG(_prog, _map, _op)						\
