@@ -82,8 +82,7 @@ const struct mb_map_recipe mb_map_recipes[] = {
 	  .needs_what = "max_entries a power of two multiple of the page size" },
 	STORAGE("cgrp_storage", "CONFIG_CGROUPS"),
 	R("arena", 0, 0, 1, BPF_F_MMAPABLE,
-	  "CONFIG_MMU on a 64-bit architecture; mmapable, max_entries in pages",
-	  "no bench yet: bpf_arena_alloc_pages and access through the mmap (issue 31)"),
+	  "CONFIG_MMU on a 64-bit architecture; mmapable, max_entries in pages", NULL),
 	/* Newer than 6.18: named so that a user of these kernels finds them. */
 	{ .name = "insn_array", .key_size = 4, .max_entries = 1, .needs = MB_RECIPE_VALUE_BTF,
 	  .btf_types = "bpf_insn_array_value", .since = "new in 6.19",
