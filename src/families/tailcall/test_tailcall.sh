@@ -50,6 +50,11 @@ jq_check "--map-types lists the tail-call benches for prog_array" "$OUT" \
 	'.map_types[] | select(.name == "prog_array") |
 	 .benches == ["prog-array-tail-call", "prog-array-tail-miss"]'
 
+# The verifier refuses a tail call in a bpf_loop callback: the tail-call benches skip there.
+expect_rc 77 "prog-array-tail-miss --loop bpf_loop skips" "${FAST[@]}" prog-array-tail-miss \
+	--loop bpf_loop
+check "the skip says why" grep -q "refuses a tail call in a bpf_loop callback" "$ERR"
+
 expect_usage "--nr_entries: not an option of prog-array-tail-call" \
 	prog-array-tail-call --nr_entries 5
 
