@@ -3,8 +3,9 @@
  * Tail calls through a prog_array against a direct BPF-to-BPF call doing the same work. A
  * tail call never returns to its caller, so each op calls a subprogram that tail-calls: the
  * target's return value becomes the subprogram's (x86-64 allows tail calls from subprograms
- * with bpf2bpf calls). The key is a constant, so the JIT emits a direct jump, patched when the
- * slot changes. User space runs TC_OPS_PER_CALL ops per call (tailcall_shared.h says why).
+ * with bpf2bpf calls). With a constant key the x86-64 JIT may emit a direct jump, patched when
+ * the slot changes; a key read from memory (mb_tc_key) takes the indirect path. User space runs
+ * TC_OPS_PER_CALL ops per call (tailcall_shared.h says why).
  */
 #include "drivers/kloop.bpf.h"
 #include "tailcall_shared.h"
@@ -17,6 +18,9 @@ struct {
 } mb_tc_progs SEC(".maps");
 
 struct tc_count mb_tc_counts[MB_MAX_SLOTS];
+
+/* TC_SLOT_HIT, in writable memory: the verifier cannot take it for a constant key. */
+__u32 mb_tc_key = TC_SLOT_HIT;
 
 /*
  * @v, hidden from the compiler: clang otherwise sees that a subprogram always returns one
@@ -56,6 +60,14 @@ static __noinline int tc_via_hit(__u64 *ctx)
 	return tc_opaque(TC_RET_FELL);
 }
 
+/* The same tail call with a key the verifier does not know. */
+static __noinline int tc_via_var(__u64 *ctx)
+{
+	bpf_tail_call(ctx, &mb_tc_progs, *(volatile __u32 *)&mb_tc_key);
+	tc_count_of(ctx)->fell++;
+	return tc_opaque(TC_RET_FELL);
+}
+
 /* Tail-calls the empty slot: falls through, and counts that it did. */
 static __noinline int tc_via_empty(__u64 *ctx)
 {
@@ -79,6 +91,11 @@ static __always_inline int tail_cb(__u32 index, struct mb_loop_ctx *lc, void *ct
 	return tc_account(lc, tc_via_hit(ctx), TC_RET_TARGET);
 }
 
+static __always_inline int var_cb(__u32 index, struct mb_loop_ctx *lc, void *ctx)
+{
+	return tc_account(lc, tc_via_var(ctx), TC_RET_TARGET);
+}
+
 static __always_inline int miss_cb(__u32 index, struct mb_loop_ctx *lc, void *ctx)
 {
 	return tc_account(lc, tc_via_empty(ctx), TC_RET_FELL);
@@ -97,6 +114,7 @@ static __always_inline int empty_cb(__u32 index, struct mb_loop_ctx *lc, void *c
 }
 
 MB_LOOP_PROG_CTX(mb_tc_tail, tail_cb)
+MB_LOOP_PROG_CTX(mb_tc_var, var_cb)
 MB_LOOP_PROG_CTX(mb_tc_miss, miss_cb)
 MB_LOOP_PROG_CTX(mb_tc_direct, direct_cb)
 MB_LOOP_PROG_CTX(mb_tc_empty, empty_cb)

@@ -15,6 +15,7 @@ extern const struct mb_text_style tailcall_text_ops;
 /* The op each bench runs: which program of tailcall.bpf.c, and what it must have done. */
 enum tc_case {
 	TC_CASE_TAIL,		/* a subprogram tail-calls the target */
+	TC_CASE_TAIL_VAR,	/* the same, with a key the verifier does not know */
 	TC_CASE_MISS,		/* a subprogram tail-calls the empty slot and falls through */
 	TC_CASE_DIRECT,		/* a subprogram does the target's work itself */
 	TC_CASE_EMPTY,		/* nothing: the loop's own cost per op at this call size */
