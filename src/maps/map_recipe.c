@@ -23,8 +23,6 @@ static const char NO_DEV_BENCH[] =
 	"no bench yet: update and lookup with the loopback device and a veth pair (issue 31)";
 static const char NO_SOCK_BENCH[] =
 	"no bench yet: update, lookup and delete with loopback TCP sockets (issue 31)";
-static const char NO_CG_STORAGE_BENCH[] =
-	"no bench yet: bpf_get_local_storage from a cgroup program run by test_run (issue 31)";
 
 /*
  * One minimal map of each type, as the kernel checks it at creation (6.18): index types take
@@ -41,8 +39,7 @@ const struct mb_map_recipe mb_map_recipes[] = {
 	R("stack_trace", 4, 8, 1, 0,
 	  "CONFIG_STACKTRACE and perf's callchain buffers; only bpf_get_stackid fills it",
 	  "no bench yet: bpf_get_stackid by stack depth and fill (issue 31)"),
-	R("cgroup_array", 4, 4, 1, 0, "its entries are cgroup v2 directory fds",
-	  "no bench yet: bpf_current_task_under_cgroup (issue 31)"),
+	R("cgroup_array", 4, 4, 1, 0, "its entries are cgroup v2 directory fds", NULL),
 	R("lru_hash", 4, 8, 1, 0, NULL, NULL),
 	R("lru_percpu_hash", 4, 8, 1, 0, NULL, NULL),
 	R("lpm_trie", 8, 8, 1, NP, NULL, NULL),
@@ -61,11 +58,11 @@ const struct mb_map_recipe mb_map_recipes[] = {
 	R("sockhash", 4, 4, 1, 0, "CONFIG_BPF_STREAM_PARSER; its entries are TCP or UDP sockets",
 	  NO_SOCK_BENCH),
 	R("cgroup_storage", 8, 8, 0, 0, "CONFIG_CGROUP_BPF; a cgroup program attached fills it",
-	  NO_CG_STORAGE_BENCH),
+	  NULL),
 	R("reuseport_sockarray", 4, 4, 1, 0, "its entries are SO_REUSEPORT sockets",
 	  "no bench yet: update and lookup with reuseport sockets (issue 31)"),
 	R("percpu_cgroup_storage", 8, 8, 0, 0,
-	  "CONFIG_CGROUP_BPF; a cgroup program attached fills it", NO_CG_STORAGE_BENCH),
+	  "CONFIG_CGROUP_BPF; a cgroup program attached fills it", NULL),
 	R("queue", 0, 8, 1, 0, NULL, NULL),
 	R("stack", 0, 8, 1, 0, NULL, NULL),
 	STORAGE("sk_storage", "CONFIG_BPF_SYSCALL and CONFIG_NET"),
