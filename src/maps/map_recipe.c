@@ -38,7 +38,7 @@ const struct mb_map_recipe mb_map_recipes[] = {
 	R("percpu_array", 4, 8, 1, 0, NULL, NULL),
 	R("stack_trace", 4, 8, 1, 0,
 	  "CONFIG_STACKTRACE and perf's callchain buffers; only bpf_get_stackid fills it",
-	  "no bench yet: bpf_get_stackid by stack depth and fill (issue 31)"),
+	  NULL),
 	R("cgroup_array", 4, 4, 1, 0, "its entries are cgroup v2 directory fds", NULL),
 	R("lru_hash", 4, 8, 1, 0, NULL, NULL),
 	R("lru_percpu_hash", 4, 8, 1, 0, NULL, NULL),

@@ -17,12 +17,12 @@
 static const struct mb_bench ops = { .name = "ops", .map_types = MB_MAP_TYPES("hash", "queue") };
 static const struct mb_bench none = { .name = "none" };
 static const struct mb_bench mem = { .name = "mem", .flags = MB_BENCH_FOOTPRINT,
-				     .map_types = MB_MAP_TYPES("hash", "stack_trace", "prog_array") };
+				     .map_types = MB_MAP_TYPES("hash", "xskmap", "prog_array") };
 static const struct mb_bench *const benches[] = { &ops, &none, &mem, NULL };
 
 static void probes(struct mb_map_probe *p)
 {
-	static const char *const names[] = { "hash", "stack_trace", "prog_array", "new_one", "rhash" };
+	static const char *const names[] = { "hash", "xskmap", "prog_array", "new_one", "rhash" };
 
 	memset(p, 0, 5 * sizeof(*p));
 	for (int i = 0; i < 5; i++) {
@@ -52,7 +52,7 @@ static void test_rows(void **state)
 	assert_string_equal(r[0].benches[0]->name, "ops");
 	assert_int_equal(r[0].nr_memory, 1);
 	assert_null(r[0].why_not_covered);
-	/* stack_trace: a memory row, no bench: the recipe's reason. */
+	/* xskmap: a memory row, no bench: the recipe's reason. */
 	assert_int_equal(r[1].nr_benches, 0);
 	assert_int_equal(r[1].nr_memory, 1);
 	assert_non_null(r[1].why_not_covered);

@@ -86,7 +86,8 @@ static void test_recipes(void **state)
 	assert_true(mb_map_recipe_find("hash_of_maps")->needs & MB_RECIPE_INNER);
 	assert_null(mb_map_recipe_find("hash")->no_bench);
 	assert_null(mb_map_recipe_find("queue")->no_bench);
-	assert_non_null(mb_map_recipe_find("stack_trace")->no_bench);
+	assert_null(mb_map_recipe_find("stack_trace")->no_bench);
+	assert_non_null(mb_map_recipe_find("xskmap")->no_bench);
 }
 
 static void test_explain(void **state)
