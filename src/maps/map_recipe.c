@@ -32,8 +32,7 @@ static const char NO_SOCK_BENCH[] =
 const struct mb_map_recipe mb_map_recipes[] = {
 	R("hash", 4, 8, 1, 0, NULL, NULL),
 	R("array", 4, 8, 1, 0, NULL, NULL),
-	R("prog_array", 4, 4, 1, 0, "its entries are BPF program fds",
-	  "no bench yet: a tail call against a direct call, in the op loop (issue 31)"),
+	R("prog_array", 4, 4, 1, 0, "its entries are BPF program fds", NULL),
 	R("perf_event_array", 4, 4, 1, 0, "its entries are perf_event_open fds", NULL),
 	R("percpu_hash", 4, 8, 1, 0, NULL, NULL),
 	R("percpu_array", 4, 8, 1, 0, NULL, NULL),
