@@ -165,7 +165,7 @@ int mb_cgroup2_mkdir(char *path, size_t plen, char *why, size_t len)
 	return err ? err : make_dir(home, path, plen, why, len);
 }
 
-int mb_cgroup2_enter(struct mb_cgroup2 *cg, char *why, size_t len)
+int mb_cgroup2_make(struct mb_cgroup2 *cg, char *why, size_t len)
 {
 	int err;
 
@@ -184,6 +184,15 @@ int mb_cgroup2_enter(struct mb_cgroup2 *cg, char *why, size_t len)
 		return err;
 	}
 	cg->has_fd = true;
+	return 0;
+}
+
+int mb_cgroup2_enter(struct mb_cgroup2 *cg, char *why, size_t len)
+{
+	int err = mb_cgroup2_make(cg, why, len);
+
+	if (err)
+		return err;
 	err = write_pid(cg->path);
 	if (err) {
 		snprintf(why, len, "cannot move this process into the cgroup %s: %s%s", cg->path,

@@ -48,6 +48,12 @@ int mb_cgroup2_self(char *home, size_t hlen, char *why, size_t len);
 int mb_cgroup2_enter(struct mb_cgroup2 *cg, char *why, size_t len);
 
 /*
+ * As mb_cgroup2_enter, but the process stays where it is: a fresh directory, open (cg->fd),
+ * that mb_cgroup2_leave removes.
+ */
+int mb_cgroup2_make(struct mb_cgroup2 *cg, char *why, size_t len);
+
+/*
  * Only the directory: a fresh "mapbench-<pid>-<n>" in the process's own v2 cgroup into @path
  * (the parent of cgroups a bench makes and removes, which a killed run's next one reaps with
  * whatever is below it). 0, or a negative errno with the reason in @why.

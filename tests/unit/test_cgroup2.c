@@ -169,6 +169,29 @@ static void test_real_round_trip(void **state)
 	assert_int_equal(access(cg.path, F_OK), -1);
 }
 
+/* make: the directory exists and is open, and the process stays where it was. */
+static void test_real_make(void **state)
+{
+	struct mb_cgroup2 cg;
+	char why[512], self[4096] = "";
+	ssize_t n;
+	int fd;
+
+	(void)state;
+	if (geteuid() || mb_cgroup2_make(&cg, why, sizeof(why)))
+		skip();
+	assert_true(cg.has_fd && cg.fd >= 0 && cg.created && !cg.joined);
+	assert_int_equal(access(cg.path, F_OK), 0);
+	fd = open("/proc/self/cgroup", O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, self, sizeof(self) - 1);
+	if (fd >= 0)
+		close(fd);
+	self[n > 0 ? n : 0] = '\0';
+	assert_null(strstr(self, strrchr(cg.path, '/')));
+	assert_int_equal(mb_cgroup2_leave(&cg), 0);
+	assert_int_equal(access(cg.path, F_OK), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +200,7 @@ int main(void)
 						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_self, setup_tmp, teardown_tmp),
 		cmocka_unit_test(test_real_round_trip),
+		cmocka_unit_test(test_real_make),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,6 @@
  * through teardown like any other.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,25 +21,6 @@
 #include "cg_pkt.h"
 #include "sys/probe.h"
 #include "util/json.h"
-
-/* A directory below the process's own cgroup that the process does not join. */
-static int cga_mkdir(struct mb_cgroup2 *cg, char *why, size_t len)
-{
-	int err = mb_cgroup2_mkdir(cg->path, sizeof(cg->path), why, len);
-
-	if (err)
-		return err;
-	cg->created = true;
-	cg->fd = open(cg->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (cg->fd < 0) {
-		err = -errno;
-		snprintf(why, len, "cannot open the cgroup %s: %s", cg->path, strerror(-err));
-		mb_cgroup2_leave(cg);
-		return err;
-	}
-	cg->has_fd = true;
-	return 0;
-}
 
 static int cga_load(struct mb_run *run, struct cga_state *st)
 {
@@ -84,7 +64,7 @@ int cga_setup(struct mb_run *run, bool in, bool skb)
 	st->skb = skb;
 	run->runner = "kernel-loop";
 	err = in ? mb_cgroup2_enter(&st->cg, why, sizeof(why)) :
-		   cga_mkdir(&st->cg, why, sizeof(why));
+		   mb_cgroup2_make(&st->cg, why, sizeof(why));
 	if (err)
 		return mb_run_skip(run, "%s", why);
 	return cga_load(run, st);
