@@ -57,16 +57,23 @@ def check_includes(src):
     return bad
 
 
-def symbols(obj):
-    out = subprocess.run(['nm', obj], capture_output=True, text=True, check=True).stdout
-    defined, used = set(), set()
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) == 2 and f[0] == 'U':
-            used.add(f[1])
-        elif len(f) == 3 and f[1] in 'TDRBC':
-            defined.add(f[2])
-    return defined, used
+def symbols(paths):
+    """{path: (defined, used)} of each object, from one nm run over them all (nm -A)."""
+    out = {p: (set(), set()) for p in paths}
+    for i in range(0, len(paths), 500):
+        text = subprocess.run(['nm', '-A'] + paths[i:i + 500], capture_output=True, text=True,
+                              check=True).stdout
+        for line in text.splitlines():
+            path, sep, rest = line.partition('.o:')
+            if not sep:
+                continue
+            defined, used = out[path + '.o']
+            f = rest.split()
+            if len(f) == 2 and f[0] == 'U':
+                used.add(f[1])
+            elif len(f) == 3 and f[1] in 'TDRBC':
+                defined.add(f[2])
+    return out
 
 
 def circles(graph):
@@ -109,14 +116,16 @@ def circles(graph):
 
 
 def check_calls(objdir, src):
-    objs = {}
+    paths = {}
     for root, _, files in os.walk(objdir):
         for name in files:
             if name.endswith('.o'):
                 rel = os.path.relpath(os.path.join(root, name), objdir)[:-2] + '.c'
                 # An object left from a file since moved or removed is not part of the tree.
                 if os.path.exists(os.path.join(src, rel)):
-                    objs[rel] = symbols(os.path.join(root, name))
+                    paths[rel] = os.path.join(root, name)
+    syms = symbols(sorted(paths.values()))
+    objs = {rel: syms[path] for rel, path in paths.items()}
     owner = {}
     for rel, (defined, _) in objs.items():
         for s in defined:
