@@ -9,8 +9,6 @@
 
 B=local-storage-tasks-trace
 SLEEPER=mb_ls_sleeper
-progs() { bpftool prog list 2>/dev/null | grep -c ls_trace; }
-progs_before=$(progs)
 
 # sleepers_are N PID: PID has N sleepers running.
 sleepers_are() { [ "$(pgrep -P "$2" -x "$SLEEPER" | wc -l)" -eq "$1" ]; }
@@ -70,7 +68,8 @@ jq_check "no grace-period programs: storage counted, no grace period, no figure"
 	 .extra.nr_procs == 12 and .extra.gp_attach == null and .extra.grace_periods == 0 and
 	 .extra.get_fails == 0 and ([.samples[].ops] | add) > 0'
 check "no sleeper of any run left" [ "$(pgrep -x "$SLEEPER" | wc -l)" -eq 0 ]
-check "no program left" [ "$(progs)" -eq "$progs_before" ]
+# (a program is freed a while after its process: leftover_bpf waits for that)
+check "no program or map left" [ "$(leftover_bpf '^(mb_)?ls_trace')" -eq 0 ]
 
 expect_usage "--nr_procs 0: must be 1..150000" "$B" --nr_procs 0
 expect_usage "--nr_procs 150001: must be 1..150000" "$B" --nr_procs 150001
