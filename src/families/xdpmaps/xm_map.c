@@ -88,7 +88,7 @@ static int xm_entries(struct mb_run *run, struct xm_state *st, uint32_t *max)
 			st->keys[i] = (uint32_t)cpu;
 			*max = (uint32_t)cpu + 1;
 		} else {
-			/* devmap_hash: keys spread over 32 bits (Knuth's multiplier), not 0..n-1. */
+			/* devmap_hash: keys spread over 32 bits (Knuth's multiplier). */
 			st->keys[i] = st->type == XM_DEVMAP_HASH ? i * 2654435761u : i;
 		}
 		st->values[i] = xm_value(st, i, 0);

@@ -14,6 +14,9 @@
 #include "sys/probe.h"
 #include "xm.skel.h"
 
+#define XM_LOAD_REDIRECT	"cannot load the XDP program of bpf_redirect_map (a may_goto loop)"
+#define XM_LOAD_LOOKUP		"cannot load the lookup loop"
+
 struct xm_objs {
 	struct bpf_map *map;
 	struct bpf_program *lookup;	/* NULL: cpumap, whose entries BPF may not look up */
@@ -28,7 +31,8 @@ static struct xm_objs xm_objs(struct xm_bpf *s, enum xm_type t)
 					 s->progs.mb_xm_lookup_devmap_hash,
 					 s->progs.mb_xm_redirect_devmap_hash };
 	case XM_CPUMAP:
-		return (struct xm_objs){ s->maps.mb_xm_cpumap, NULL, s->progs.mb_xm_redirect_cpumap };
+		return (struct xm_objs){ s->maps.mb_xm_cpumap, NULL,
+					 s->progs.mb_xm_redirect_cpumap };
 	case XM_XSKMAP:
 		return (struct xm_objs){ s->maps.mb_xm_xskmap, s->progs.mb_xm_lookup_xskmap,
 					 s->progs.mb_xm_redirect_xskmap };
@@ -74,9 +78,8 @@ int xm_prog_load(struct mb_run *run, struct xm_state *st, bool redirect)
 				   xm_type_names[st->type], strerror(-err));
 	err = xm_bpf__load(s);
 	if (err) {
-		mb_explain_load_error(err, redirect ?
-				      "cannot load the XDP program of bpf_redirect_map (a may_goto loop)" :
-				      "cannot load the lookup loop", why, sizeof(why));
+		mb_explain_load_error(err, redirect ? XM_LOAD_REDIRECT : XM_LOAD_LOOKUP, why,
+				      sizeof(why));
 		return mb_run_fail(run, err, "%s (--map_type %s)", why, xm_type_names[st->type]);
 	}
 	for (uint32_t i = 0; i < st->nr; i++) {

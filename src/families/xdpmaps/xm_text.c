@@ -17,8 +17,8 @@ static void xm_devices(FILE *f, const struct mb_json *x)
 	const struct mb_json *d = mb_json_get(x, "devices");
 	const struct mb_json *ino = mb_json_get(x, "netns_inode");
 
-	fprintf(f, "Map: %s of %.0f entries; devices:", mb_json_str(mb_json_get(x, "map_type"), "?"),
-		mb_json_num(mb_json_get(x, "entries"), 0));
+	fprintf(f, "Map: %s of %.0f entries; devices:",
+		mb_json_str(mb_json_get(x, "map_type"), "?"), mb_json_num(mb_json_get(x, "entries"), 0));
 	for (size_t i = 0; i < mb_json_len(d); i++)
 		fprintf(f, "%s %s (%.0f)", i ? "," : "",
 			mb_json_str(mb_json_get(mb_json_at(d, i), "name"), "?"),

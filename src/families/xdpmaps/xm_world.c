@@ -39,7 +39,8 @@ static int world_veth(struct xm_world *w, char *why, size_t len)
 
 	if (err) {
 		snprintf(why, len, "cannot make a veth pair in the run's network namespace: %s%s",
-			 strerror(-err), err == -EOPNOTSUPP ? " (a kernel without CONFIG_VETH)" : "");
+			 strerror(-err),
+			 err == -EOPNOTSUPP ? " (a kernel without CONFIG_VETH)" : "");
 		return err;
 	}
 	world_add(w, "lo");
