@@ -55,11 +55,14 @@ static int xm_update_setup(struct mb_run *run)
 	return xm_setup(run, t, t == XM_XSKMAP);
 }
 
-/* One call on entry @i: 0, or a negative errno. */
-static int xm_call(struct xm_state *st, uint32_t i, uint64_t *ns)
+/*
+ * One call on entry @i, its time added to *@ns: 0, or a negative errno. A delete's entry is
+ * put back at once, its time added to *@excl (not the op's).
+ */
+static int xm_call(struct xm_state *st, uint32_t i, uint64_t *ns, uint64_t *excl)
 {
 	uint32_t *key = &st->keys[i], v = 0;
-	uint64_t t0 = mb_now_ns();
+	uint64_t t0 = mb_now_ns(), t1;
 	int err;
 
 	switch (st->args->op) {
@@ -70,10 +73,12 @@ static int xm_call(struct xm_state *st, uint32_t i, uint64_t *ns)
 		return err;
 	case XM_OP_DELETE:
 		err = bpf_map_delete_elem(st->map_fd, key) ? -errno : 0;
-		*ns += mb_now_ns() - t0;
-		/* Put back, untimed, so that the next round deletes it again. */
+		t1 = mb_now_ns();
+		*ns += t1 - t0;
+		/* Put back, so that the next round deletes it again. */
 		if (!err && bpf_map_update_elem(st->map_fd, key, &st->values[i], BPF_ANY))
 			err = -errno;
+		*excl += mb_now_ns() - t1;
 		return err;
 	default:
 		v = xm_value(st, i, st->turn[i] + 1);
@@ -93,6 +98,11 @@ static int xm_update_producer(struct mb_run *run, struct mb_producer *p)
 	struct mb_counters c = { 0 };
 	uint32_t i = 0;
 	int home, err = xm_world_enter(&st->w, &home);
+	/*
+	 * A cpumap entry made or removed starts or stops a kernel thread: the call sleeps until
+	 * it has, a wait the preemption check must not count as a lost CPU.
+	 */
+	bool wait = st->type == XM_CPUMAP && st->args->op != XM_OP_LOOKUP;
 
 	if (err) {
 		mb_err("%s: cannot enter the run's network namespace: %s", run->bench->name,
@@ -105,7 +115,12 @@ static int xm_update_producer(struct mb_run *run, struct mb_producer *p)
 		for (int k = 0; k < XM_CHUNK; k++, i = i + 1 == st->nr ? 0 : i + 1) {
 			c.ops++;
 			c.calls++;
-			if (xm_call(st, i, &ns))
+			if (wait)
+				mb_producer_wait_begin(p, &c);
+			err = xm_call(st, i, &ns, &c.excluded_ns);
+			if (wait)
+				mb_producer_wait_end(p, &c);
+			if (err)
 				c.errors++;
 			else
 				c.hits++;
