@@ -49,6 +49,9 @@ int xm_validate_common(struct mb_run *run, enum xm_type type)
 		return mb_run_bad_num(run, "nr_entries", a->nr_entries,
 				      "1..%d (cpumap: one entry per online CPU)",
 				      run->env->online.count);
+	if (type == XM_CPUMAP && a->dev)
+		return mb_run_usage(run, "--dev %s: a cpumap's entries are CPUs, not devices",
+				    a->dev);
 	return xm_check_dev(run, a->dev);
 }
 
@@ -151,7 +154,9 @@ int xm_setup(struct mb_run *run, enum xm_type type, bool xsk)
 	st->type = type;
 	st->map_fd = -1;
 	st->prog_fd = -1;
-	err = xm_world_open(run, &st->w, a->dev, xsk);
+	/* A cpumap names no device: no namespace to make. */
+	st->w.ns.fd = -1;
+	err = type == XM_CPUMAP ? 0 : xm_world_open(run, &st->w, a->dev, xsk);
 	if (err)
 		return err;
 	if (xsk && !st->w.nr_xsk)
@@ -199,7 +204,8 @@ void xm_describe(struct mb_run *run, const struct xm_state *st)
 	mb_json_set_num(x, "entries", st->nr);
 	if (st->w.ns.fd >= 0)
 		mb_json_set_num(x, "netns_inode", (double)st->w.ns.inode);
-	mb_json_set_str(x, "namespace", st->w.ns.fd >= 0 ? "the run's own" : "the host's");
+	mb_json_set_str(x, "namespace", st->w.ns.fd >= 0 ? "the run's own" :
+			st->w.nr_dev ? "the host's" : "none");
 	for (int i = 0; i < st->w.nr_dev; i++) {
 		struct mb_json *d = mb_json_object();
 

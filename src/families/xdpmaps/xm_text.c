@@ -17,8 +17,14 @@ static void xm_devices(FILE *f, const struct mb_json *x)
 	const struct mb_json *d = mb_json_get(x, "devices");
 	const struct mb_json *ino = mb_json_get(x, "netns_inode");
 
-	fprintf(f, "Map: %s of %.0f entries; devices:",
-		mb_json_str(mb_json_get(x, "map_type"), "?"), mb_json_num(mb_json_get(x, "entries"), 0));
+	fprintf(f, "Map: %s of %.0f entries; ", mb_json_str(mb_json_get(x, "map_type"), "?"),
+		mb_json_num(mb_json_get(x, "entries"), 0));
+	if (mb_json_get(x, "qsize")) {
+		fprintf(f, "one per online CPU, queue size %.0f\n",
+			mb_json_num(mb_json_get(x, "qsize"), 0));
+		return;
+	}
+	fprintf(f, "devices:");
 	for (size_t i = 0; i < mb_json_len(d); i++)
 		fprintf(f, "%s %s (%.0f)", i ? "," : "",
 			mb_json_str(mb_json_get(mb_json_at(d, i), "name"), "?"),
@@ -28,10 +34,7 @@ static void xm_devices(FILE *f, const struct mb_json *x)
 			mb_json_num(ino, 0));
 	else
 		fprintf(f, " of the host's namespace");
-	fprintf(f, "; %.0f AF_XDP sockets", mb_json_num(mb_json_get(x, "xsk_sockets"), 0));
-	if (mb_json_get(x, "qsize"))
-		fprintf(f, "; queue size %.0f", mb_json_num(mb_json_get(x, "qsize"), 0));
-	fprintf(f, "\n");
+	fprintf(f, "; %.0f AF_XDP sockets\n", mb_json_num(mb_json_get(x, "xsk_sockets"), 0));
 }
 
 static void xm_notes(FILE *f, const struct mb_run *run)
