@@ -45,6 +45,7 @@ struct xm_args {
 };
 
 #define XM_NR_DEVS	3	/* lo and a veth pair, or lo and --dev */
+#define XM_MAX_QSIZE	16384	/* the kernel's limit on a cpumap entry's queue */
 
 /* An AF_XDP socket bound to a device's queue 0 in copy mode, with its UMEM. */
 struct xm_xsk {
@@ -84,7 +85,7 @@ struct xm_state {
 	bool read_back;			/* whether they could be (xskmap: no user lookups) */
 };
 
-/* The names of the four types, and the bench's own list. */
+/* xm_types.c: the names of the four types, and the lookups' list. */
 extern const char *const xm_type_names[];
 extern const char *const xm_lookup_types[];	/* devmap, devmap_hash, xskmap */
 /* The type the bench's --map_type names (@names: the bench's list). */

@@ -22,23 +22,12 @@
 #include "util/cpuset.h"
 #include "util/json.h"
 
-const char *const xm_type_names[] = { "devmap", "devmap_hash", "cpumap", "xskmap", NULL };
-const char *const xm_lookup_types[] = { "devmap", "devmap_hash", "xskmap", NULL };
-
 static const int xm_kernel_type[XM_TYPE_NR] = {
 	[XM_DEVMAP] = BPF_MAP_TYPE_DEVMAP,
 	[XM_DEVMAP_HASH] = BPF_MAP_TYPE_DEVMAP_HASH,
 	[XM_CPUMAP] = BPF_MAP_TYPE_CPUMAP,
 	[XM_XSKMAP] = BPF_MAP_TYPE_XSKMAP,
 };
-
-enum xm_type xm_bench_type(const char *const *names, int idx)
-{
-	for (int t = 0; t < XM_TYPE_NR; t++)
-		if (!strcmp(xm_type_names[t], names[idx]))
-			return (enum xm_type)t;
-	return XM_DEVMAP;
-}
 
 int xm_validate_common(struct mb_run *run, enum xm_type type)
 {
@@ -61,8 +50,13 @@ uint32_t xm_value(const struct xm_state *st, uint32_t i, uint32_t turn)
 
 	switch (st->type) {
 	case XM_CPUMAP:
-		/* Every update a different queue size, so that a read back tells them apart. */
-		return st->args->qsize + (turn & 1);
+		/*
+		 * Every update a different queue size, so that a read back tells them apart: one
+		 * more, or one less at the kernel's limit (0 would delete the entry).
+		 */
+		if (!(turn & 1))
+			return st->args->qsize;
+		return st->args->qsize < XM_MAX_QSIZE ? st->args->qsize + 1 : st->args->qsize - 1;
 	case XM_XSKMAP:
 		return (uint32_t)st->w.xsk[j % (uint32_t)st->w.nr_xsk].fd;
 	default:

@@ -15,7 +15,7 @@
 	MB_OPT_STRING_DEF("dev", struct xm_args, dev, NULL, "NAME",				\
 			  "Put lo and this device of the host's namespace in the map, not a veth pair in a namespace of the run's own")
 #define XM_OPT_QSIZE								\
-	MB_OPT_U32_DEF("qsize", struct xm_args, qsize, "192", 1, 16384, "N",			\
+	MB_OPT_U32_DEF("qsize", struct xm_args, qsize, "192", 1, XM_MAX_QSIZE, "N",			\
 		       "cpumap: each entry's queue of frames (the kernel's limit is 16384)")
 
 #endif
