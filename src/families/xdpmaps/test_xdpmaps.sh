@@ -84,9 +84,10 @@ args=()
 for t in $types; do
 	args+=(xdp-redirect-map --map_type "$t")
 done
-expect_rc 0 "xdp-redirect-map on $types; devmap_hash lookups; devmap_hash on --dev $HOSTDEV" \
+expect_rc 0 "xdp-redirect-map on $types; devmap_hash lookups; devmap_hash on --dev $HOSTDEV; devmap --live" \
 	"${FAST[@]}" "${args[@]}" xdp-map-lookup --map_type devmap_hash \
-	xdp-redirect-map --map_type devmap_hash --dev "$HOSTDEV" -o "$RD"
+	xdp-redirect-map --map_type devmap_hash --dev "$HOSTDEV" \
+	xdp-redirect-map --map_type devmap --live -o "$RD"
 seen "$RD"
 n=$(echo $types | wc -w)
 jq_check "xdp-redirect-map: every redirect found its entry, the frame passed" "$RD" \
@@ -95,13 +96,19 @@ jq_check "xdp-redirect-map: every redirect found its entry, the frame passed" "$
 	  .extra.ops_checked.redirected == .extra.ops_checked.ops and
 	  .extra.ops_checked.not_found == 0 and .extra.ops_checked.calls > 0 and
 	  .extra.ops_checked.ops >= .summary.totals.ops and
-	  .summary.totals.hits == .summary.totals.ops] | length == $n + 1 and all"
+	  .summary.totals.hits == .summary.totals.ops] | length == $n + 2 and all"
+jq_check "--live: frames sent, each one redirected, some arrived at the peers, no more than sent" \
+	"$RD" '.results[-1] | .extra.live and .extra.ops_checked.frames_arrived > 0 and
+	 .extra.ops_checked.frames_arrived <= .extra.ops_checked.redirected and
+	 .extra.ops_checked.redirected == .extra.ops_checked.ops'
+check "--live: the notes say how many frames arrived" grep -qE \
+	"^Frames sent \(live\): [1-9][0-9]* bpf_redirect_map in [0-9]+ calls, [0-9]+ XDP_REDIRECT, 0 not found; the entries name the veth pair only; [1-9][0-9]* arrived at the peers' XDP programs$" "$OUT"
 jq_check "devmap_hash lookups: every entry found naming its device" "$RD" \
 	'[.results[] | select(.bench == "xdp-map-lookup")][0] |
 	 .extra.map_type == "devmap_hash" and .extra.ops_checked.ops > 0 and
 	 .extra.ops_checked.found == .extra.ops_checked.ops and .extra.ops_checked.wrong_device == 0'
 jq_check "--dev $HOSTDEV: lo and the host's device, no namespace of the run's own" "$RD" \
-	".results[-1].extra | .namespace == \"the host's\" and (has(\"netns_inode\") | not) and
+	".results[-2].extra | .namespace == \"the host's\" and (has(\"netns_inode\") | not) and
 	 [.devices[].name] == [\"lo\", \"$HOSTDEV\"]"
 check "--dev: the notes say the devices are the host's" \
 	grep -qE "^Map: devmap_hash of 64 entries; devices: lo \(1\), $HOSTDEV \([0-9]+\) of the host's namespace; 0 AF_XDP sockets$" "$OUT"
@@ -115,6 +122,8 @@ expect_usage "--nr_entries $over: must be 1..$(nproc) (cpumap: one entry per onl
 	xdp-redirect-map --map_type cpumap --nr_entries $over
 expect_usage "--dev lo: a cpumap's entries are CPUs, not devices" \
 	xdp-map-update --map_type cpumap --dev lo
+expect_usage "--live: frames are sent to devices: devmap or devmap_hash, not --map_type xskmap" \
+	xdp-redirect-map --map_type xskmap --live
 expect_usage "--op lookup: xskmap answers lookups from BPF only" \
 	xdp-map-update --map_type xskmap --op lookup
 

@@ -12,6 +12,11 @@
  *    (four ops a may_goto check; an XDP program's context is its packet), its count of ops
  *    in .bss, one producer, slot 0.
  *
+ *  - live (xdp-redirect-map --live): one bpf_redirect_map per run of the program, whose value
+ *    it returns, run by BPF_PROG_TEST_RUN with BPF_F_TEST_XDP_LIVE_FRAMES: the kernel then
+ *    does the redirect, and the frame goes out of the veth the entry names to its peer,
+ *    whose XDP program (mb_xm_rx, on both ends) counts it and drops it.
+ *
  * A devmap or cpumap may be used by programs of one type only (the kernel records the first
  * program's type in the map): a run loads either the lookups or the redirects, never both.
  */
@@ -126,6 +131,47 @@ out:										\
 	slot->misses += lc->misses;						\
 	slot->cursor = lc->cursor;						\
 	return XDP_PASS;							\
+}
+
+/* One redirect a run; the frame's fate is the kernel's (slot 0, one producer). */
+#define XM_LIVE_PROG(_prog, _map)						\
+SEC("xdp")									\
+int _prog(struct xdp_md *xdp)							\
+{										\
+	struct mb_slot *slot = &mb_slots[0];					\
+	__u64 c = slot->cursor;							\
+	__u32 key = mb_xm_keys[c & (XM_MAX_ENTRIES - 1)];			\
+	long r;									\
+										\
+	slot->cursor = c + 1 >= mb_xm_nr_keys ? 0 : c + 1;			\
+	slot->ops++;								\
+	r = bpf_redirect_map(&_map, key, 0);					\
+	if (r == XDP_REDIRECT)							\
+		slot->hits++;							\
+	else									\
+		slot->misses++;							\
+	return r;								\
+}
+
+XM_LIVE_PROG(mb_xm_live_devmap, mb_xm_devmap)
+XM_LIVE_PROG(mb_xm_live_devmap_hash, mb_xm_devmap_hash)
+
+/*
+ * Frames that came out of the peer veth: test_run's, whose Ethernet header is all zeros,
+ * counted and dropped; the stack's own (IPv6 neighbour discovery once a device is up) passed.
+ */
+__u64 mb_xm_rx_frames;
+
+SEC("xdp")
+int mb_xm_rx(struct xdp_md *xdp)
+{
+	void *data = (void *)(long)xdp->data, *end = (void *)(long)xdp->data_end;
+	__u32 *w = data;
+
+	if (data + 14 > end || w[0] || w[1] || w[2] || *(__u16 *)(data + 12))
+		return XDP_PASS;
+	__sync_fetch_and_add(&mb_xm_rx_frames, 1);
+	return XDP_DROP;
 }
 
 XM_REDIRECT_PROG(mb_xm_redirect_devmap, mb_xm_devmap)

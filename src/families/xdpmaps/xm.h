@@ -42,6 +42,14 @@ struct xm_args {
 	uint32_t nr_entries;
 	uint32_t qsize;		/* cpumap: each entry's queue */
 	const char *dev;	/* NULL: the run's own namespace with a veth pair */
+	bool live;		/* xdp-redirect-map: frames sent (BPF_F_TEST_XDP_LIVE_FRAMES) */
+};
+
+/* Which programs of xm.bpf.c a run loads. */
+enum xm_prog_kind {
+	XM_PROG_LOOKUP,		/* the lookup loop (raw_tp) */
+	XM_PROG_REDIRECT,	/* the redirect loop (XDP, the frame passed) */
+	XM_PROG_LIVE,		/* one redirect a frame, sent; the peers' counting program */
 };
 
 #define XM_NR_DEVS	3	/* lo and a veth pair, or lo and --dev */
@@ -66,6 +74,7 @@ struct xm_world {
 };
 
 struct xm_bpf;
+struct bpf_link;
 
 struct xm_state {
 	const struct xm_args *args;
@@ -78,6 +87,7 @@ struct xm_state {
 	uint32_t *turn;		/* [nr]: updates made to entry i (its value's turn) */
 	struct xm_bpf *skel;
 	int prog_fd;
+	struct bpf_link *rx_link[2];	/* live: the counting program on each veth end */
 	/* xdp-map-update: wall ns of the timed calls (the producer's, read by measure) */
 	uint64_t op_ns, last_op_ns;
 	struct mb_counters done;	/* what the producer counted */
@@ -119,9 +129,13 @@ void xm_describe(struct mb_run *run, const struct xm_state *st);
 /* Bench options shared by all: --map_type and --nr_entries checks. */
 int xm_validate_common(struct mb_run *run, enum xm_type type);
 
-/* xm_prog.c: the programs of xm.bpf.c for @type, @redirect (XDP) or the lookup loop. */
-int xm_prog_load(struct mb_run *run, struct xm_state *st, bool redirect);
+/* xm_prog.c: the programs of xm.bpf.c of @kind for the run's type. */
+int xm_prog_load(struct mb_run *run, struct xm_state *st, enum xm_prog_kind kind);
 void xm_prog_close(struct xm_state *st);
+
+/* xm_live.c: xdp-redirect-map --live's producer, and the frames that arrived at the peers. */
+int xm_live_producer(struct mb_run *run, struct mb_producer *p);
+uint64_t xm_live_arrived(const struct xm_state *st);
 
 /* xm_text.c */
 extern const struct mb_text_style xm_text;

@@ -44,7 +44,7 @@ static int xm_lookup_setup(struct mb_run *run)
 
 	run->runner = "kernel-loop";
 	err = xm_setup(run, t, t == XM_XSKMAP);
-	return err ? err : xm_prog_load(run, run->priv, false);
+	return err ? err : xm_prog_load(run, run->priv, XM_PROG_LOOKUP);
 }
 
 static int xm_lookup_producer(struct mb_run *run, struct mb_producer *p)

@@ -60,6 +60,9 @@ uint32_t xm_value(const struct xm_state *st, uint32_t i, uint32_t turn)
 	case XM_XSKMAP:
 		return (uint32_t)st->w.xsk[j % (uint32_t)st->w.nr_xsk].fd;
 	default:
+		/* Frames sent go to the veth pair only: lo takes no XDP frames. */
+		if (st->args->live)
+			return (uint32_t)st->w.ifindex[1 + j % 2];
 		return (uint32_t)st->w.ifindex[j % (uint32_t)st->w.nr_dev];
 	}
 }

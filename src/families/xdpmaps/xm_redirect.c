@@ -24,12 +24,16 @@
 #define XM_FIRST_ITERS	1024
 #define XM_MAX_ITERS	(1u << 23)
 #define XM_PKT_BYTES	64	/* a frame of zeros: XDP's test_run wants an Ethernet header */
+#define XM_PROG_PASS_TEXT	"xdp, by BPF_PROG_TEST_RUN; returns XDP_PASS: no frame is sent"
+#define XM_PROG_LIVE_TEXT	"xdp, by BPF_PROG_TEST_RUN with BPF_F_TEST_XDP_LIVE_FRAMES: each frame redirected and sent to the veth peer"
 
 static const struct mb_opt xm_redirect_opts[] = {
 	XM_OPT_MAP_TYPE(xm_type_names, "The map: devmap, devmap_hash (devices), cpumap (CPUs), xskmap (AF_XDP sockets)"),
 	XM_OPT_NR_ENTRIES,
 	XM_OPT_QSIZE,
 	XM_OPT_DEV,
+	MB_OPT_FLAG_DEF("live", struct xm_args, live,
+			"devmap, devmap_hash: send the frames (BPF_F_TEST_XDP_LIVE_FRAMES), one redirect a frame, to the veth pair's ends, whose XDP programs count them"),
 	MB_OPT_END,
 };
 
@@ -47,7 +51,16 @@ static enum xm_type xm_redirect_type(const struct mb_run *run)
 
 static int xm_redirect_validate(struct mb_run *run)
 {
-	return xm_validate_common(run, xm_redirect_type(run));
+	const struct xm_args *a = run->args;
+	enum xm_type t = xm_redirect_type(run);
+
+	if (a->live && t != XM_DEVMAP && t != XM_DEVMAP_HASH)
+		return mb_run_usage(run, "--live: frames are sent to devices: devmap or devmap_hash, not --map_type %s",
+				    xm_type_names[t]);
+	if (a->live && a->dev)
+		return mb_run_usage(run, "--live: sends frames, so only to the run's own veth pair, not with --dev %s",
+				    a->dev);
+	return xm_validate_common(run, t);
 }
 
 static int xm_redirect_setup(struct mb_run *run)
@@ -56,8 +69,10 @@ static int xm_redirect_setup(struct mb_run *run)
 	int err;
 
 	run->runner = "kernel-loop";
+	const struct xm_args *a = run->args;
+
 	err = xm_setup(run, t, t == XM_XSKMAP);
-	return err ? err : xm_prog_load(run, run->priv, true);
+	return err ? err : xm_prog_load(run, run->priv, a->live ? XM_PROG_LIVE : XM_PROG_REDIRECT);
 }
 
 /* One call of @iters ops; 0, or a negative errno (-EPROTO: not XDP_PASS). */
@@ -81,6 +96,8 @@ static int xm_redirect_producer(struct mb_run *run, struct mb_producer *p)
 	struct mb_counters c = { 0 };
 	int err;
 
+	if (st->args->live)
+		return xm_live_producer(run, p);
 	mb_loop_inspect(st->prog_fd, &run->loop);
 	run->ops_per_iter = 1;
 	mb_producer_publish_stamped(p, &c);
@@ -116,13 +133,26 @@ static void xm_redirect_finish(struct mb_run *run)
 	const struct mb_slot *s = &st->skel->bss->mb_slots[0];
 	struct mb_json *x = mb_run_extra(run), *chk = mb_json_child(x, "ops_checked");
 
+	uint64_t arrived = st->args->live ? xm_live_arrived(st) : 0;
+
 	xm_describe(run, st);
 	mb_json_set_str(x, "helper", "bpf_redirect_map");
-	mb_json_set_str(x, "program", "xdp, by BPF_PROG_TEST_RUN; returns XDP_PASS: no frame is sent");
+	mb_json_set_str(x, "program", st->args->live ? XM_PROG_LIVE_TEXT : XM_PROG_PASS_TEXT);
+	mb_json_set_bool(x, "live", st->args->live);
 	mb_json_set_num(chk, "ops", (double)s->ops);
 	mb_json_set_num(chk, "calls", (double)s->calls);
 	mb_json_set_num(chk, "redirected", (double)s->hits);
 	mb_json_set_num(chk, "not_found", (double)s->misses);
+	if (st->args->live) {
+		/* A frame the veth could not queue (its ring full) is dropped on the way. */
+		mb_json_set_num(chk, "frames_arrived", (double)arrived);
+		if (s->ops && s->hits == s->ops && arrived && arrived <= s->hits)
+			return;
+		mb_run_fail(run, -EIO, "%llu frames: %llu redirected, %llu arrived at the peers: every frame must be redirected, and some arrive",
+			    (unsigned long long)s->ops, (unsigned long long)s->hits,
+			    (unsigned long long)arrived);
+		return;
+	}
 	if (s->ops && s->hits == s->ops)
 		return;
 	mb_run_fail(run, -EIO, "%llu redirects read back from the program: %llu answered XDP_REDIRECT, %llu did not find their entry: every entry must be found",
@@ -133,7 +163,7 @@ static void xm_redirect_finish(struct mb_run *run)
 const struct mb_bench mb_bench_xdp_redirect_map = {
 	.name = "xdp-redirect-map",
 	.family = "xdpmaps",
-	.desc = "bpf_redirect_map through a devmap, devmap_hash, cpumap or xskmap, in an XDP program run by test_run (the frame is passed, not sent)",
+	.desc = "bpf_redirect_map through a devmap, devmap_hash, cpumap or xskmap, in an XDP program run by test_run (the frame passed, or with --live sent)",
 	.opts = xm_redirect_opts,
 	.args_size = sizeof(struct xm_args),
 	.flags = MB_BENCH_NEEDS_BPF | MB_BENCH_SINGLE_PRODUCER,

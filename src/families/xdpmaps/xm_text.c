@@ -54,6 +54,13 @@ static void xm_notes(FILE *f, const struct mb_run *run)
 			mb_json_num(mb_json_get(c, "entries_wrong"), 0),
 			mb_json_truthy(mb_json_get(c, "read_back")) ? "" :
 			" (xskmap: user space may not look entries up)");
+	else if (mb_json_get(c, "frames_arrived"))
+		fprintf(f, "Frames sent (live): %.0f bpf_redirect_map in %.0f calls, %.0f XDP_REDIRECT, %.0f not found; the entries name the veth pair only; %.0f arrived at the peers' XDP programs\n",
+			mb_json_num(mb_json_get(c, "ops"), 0),
+			mb_json_num(mb_json_get(c, "calls"), 0),
+			mb_json_num(mb_json_get(c, "redirected"), 0),
+			mb_json_num(mb_json_get(c, "not_found"), 0),
+			mb_json_num(mb_json_get(c, "frames_arrived"), 0));
 	else if (mb_json_get(c, "redirected"))
 		fprintf(f, "Ops read back: %.0f bpf_redirect_map in %.0f calls, %.0f XDP_REDIRECT, %.0f not found; the program passes the frame\n",
 			mb_json_num(mb_json_get(c, "ops"), 0),
