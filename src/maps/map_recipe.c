@@ -19,8 +19,6 @@
 	{ .name = _n, .key_size = 4, .value_size = 8, .max_entries = 0, .flags = NP,		\
 	  .needs = MB_RECIPE_BTF, .needs_what = _what }
 
-static const char NO_DEV_BENCH[] =
-	"no bench yet: update and lookup with the loopback device and a veth pair (issue 31)";
 static const char NO_SOCK_BENCH[] =
 	"no bench yet: update, lookup and delete with loopback TCP sockets (issue 31)";
 
@@ -47,14 +45,11 @@ const struct mb_map_recipe mb_map_recipes[] = {
 	  .needs = MB_RECIPE_INNER, .needs_what = "an inner map that gives its entries' shape" },
 	{ .name = "hash_of_maps", .key_size = 4, .value_size = 4, .max_entries = 1,
 	  .needs = MB_RECIPE_INNER, .needs_what = "an inner map that gives its entries' shape" },
-	R("devmap", 4, 4, 1, 0, "CONFIG_NET; its entries are network devices (ifindex)",
-	  NO_DEV_BENCH),
+	R("devmap", 4, 4, 1, 0, "CONFIG_NET; its entries are network devices (ifindex)", NULL),
 	R("sockmap", 4, 4, 1, 0, "CONFIG_BPF_STREAM_PARSER; its entries are TCP or UDP sockets",
 	  NO_SOCK_BENCH),
-	R("cpumap", 4, 4, 1, 0, "CONFIG_NET; each entry starts a kernel thread on its CPU",
-	  "no bench yet: update and lookup of CPU entries (issue 31)"),
-	R("xskmap", 4, 4, 1, 0, "CONFIG_XDP_SOCKETS; its entries are AF_XDP sockets",
-	  "no bench yet: an AF_XDP socket where the kernel allows one (issue 31)"),
+	R("cpumap", 4, 4, 1, 0, "CONFIG_NET; each entry starts a kernel thread on its CPU", NULL),
+	R("xskmap", 4, 4, 1, 0, "CONFIG_XDP_SOCKETS; its entries are AF_XDP sockets", NULL),
 	R("sockhash", 4, 4, 1, 0, "CONFIG_BPF_STREAM_PARSER; its entries are TCP or UDP sockets",
 	  NO_SOCK_BENCH),
 	R("cgroup_storage", 8, 8, 0, 0, "CONFIG_CGROUP_BPF; a cgroup program attached fills it",
@@ -67,7 +62,7 @@ const struct mb_map_recipe mb_map_recipes[] = {
 	R("stack", 0, 8, 1, 0, NULL, NULL),
 	STORAGE("sk_storage", "CONFIG_BPF_SYSCALL and CONFIG_NET"),
 	R("devmap_hash", 4, 4, 1, 0, "CONFIG_NET; its entries are network devices (ifindex)",
-	  NO_DEV_BENCH),
+	  NULL),
 	{ .name = "struct_ops", .key_size = 4, .max_entries = 1, .needs = MB_RECIPE_VMLINUX_VALUE,
 	  .btf_types = "bpf_struct_ops_tcp_congestion_ops|bpf_struct_ops_bpf_dummy_ops",
 	  .needs_what = "a struct_ops type in the kernel's BTF (CONFIG_BPF_JIT: tcp_congestion_ops)",
