@@ -21,8 +21,6 @@
 
 static const char NO_DEV_BENCH[] =
 	"no bench yet: update and lookup with the loopback device and a veth pair (issue 31)";
-static const char NO_SOCK_BENCH[] =
-	"no bench yet: update, lookup and delete with loopback TCP sockets (issue 31)";
 
 /*
  * One minimal map of each type, as the kernel checks it at creation (6.18): index types take
@@ -50,13 +48,13 @@ const struct mb_map_recipe mb_map_recipes[] = {
 	R("devmap", 4, 4, 1, 0, "CONFIG_NET; its entries are network devices (ifindex)",
 	  NO_DEV_BENCH),
 	R("sockmap", 4, 4, 1, 0, "CONFIG_BPF_STREAM_PARSER; its entries are TCP or UDP sockets",
-	  NO_SOCK_BENCH),
+	  NULL),
 	R("cpumap", 4, 4, 1, 0, "CONFIG_NET; each entry starts a kernel thread on its CPU",
 	  "no bench yet: update and lookup of CPU entries (issue 31)"),
 	R("xskmap", 4, 4, 1, 0, "CONFIG_XDP_SOCKETS; its entries are AF_XDP sockets",
 	  "no bench yet: an AF_XDP socket where the kernel allows one (issue 31)"),
 	R("sockhash", 4, 4, 1, 0, "CONFIG_BPF_STREAM_PARSER; its entries are TCP or UDP sockets",
-	  NO_SOCK_BENCH),
+	  NULL),
 	R("cgroup_storage", 8, 8, 0, 0, "CONFIG_CGROUP_BPF; a cgroup program attached fills it",
 	  NULL),
 	R("reuseport_sockarray", 4, 4, 1, 0, "its entries are SO_REUSEPORT sockets",
