@@ -64,7 +64,6 @@ struct sms_state {
 	int producer_done;		/* set with it (atomic) */
 	uint64_t received, mismatches;	/* consumer 0's totals at its end */
 	uint64_t proxied;		/* consumer 1's (rx-normal) */
-	bool consumer_timed_out;	/* the drain ended before every byte sent came */
 };
 
 #define SMS_C1(st)	((st)->tp.fd[0])

@@ -6,6 +6,7 @@
  * file, a memfd, gone with its fd).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -140,7 +141,11 @@ int sms_setup(struct mb_run *run)
 	if (err)
 		return mb_run_fail(run, err, "--%s: cannot attach its program or put its sockets in the sockmap: %s",
 				   sms_mode_names[a->mode], strerror(-err));
+	/* Non-blocking, as the kernel's bench: a full socket returns and the producer polls. */
 	st->target = sms_target(st, a->mode);
+	if (fcntl(st->target, F_SETFL, fcntl(st->target, F_GETFL) | O_NONBLOCK))
+		return mb_run_fail(run, -errno, "cannot make the sending socket non-blocking: %s",
+				   strerror(errno));
 	err = sms_file(st);
 	if (err)
 		return mb_run_fail(run, err, "cannot make the %d-byte file to send: %s",
