@@ -10,6 +10,8 @@
 
 #include "sockmap.h"
 
+const char *const sm_type_names[] = { "sockmap", "sockhash", NULL };
+
 int sm_insert(const struct sm_state *st, uint32_t key)
 {
 	uint64_t fd = (uint64_t)st->tp.fd[key];

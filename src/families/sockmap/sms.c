@@ -9,11 +9,6 @@
 
 #include "sms.h"
 
-const char *const sms_mode_names[] = {
-	"rx-normal", "rx-pass", "rx-verdict-egress", "rx-verdict-ingress",
-	"tx-normal", "tx-pass", "tx-verdict-ingress", "tx-verdict-egress", NULL,
-};
-
 extern const struct mb_text_style sms_text;	/* sms_text.c */
 
 

@@ -15,8 +15,6 @@
 #define SM_ENTRIES_MAX	(1u << 20)
 #define SM_BATCH_MAX	4096
 
-const char *const sm_type_names[] = { "sockmap", "sockhash", NULL };
-
 extern const struct mb_text_style sm_text;	/* sm_text.c */
 
 #define SM_OPTS_COMMON								\
