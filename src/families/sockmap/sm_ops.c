@@ -11,6 +11,7 @@
 #include "sockmap.h"
 
 const char *const sm_type_names[] = { "sockmap", "sockhash", NULL };
+const char *const sm_path_names[] = { "syscall", "kernel", NULL };
 
 int sm_insert(const struct sm_state *st, uint32_t key)
 {

@@ -80,6 +80,8 @@ int sm_producer(struct mb_run *run, struct mb_producer *p)
 	struct mb_counters c = { .end_ns = mb_now_ns() };
 	int err = 0;
 
+	if (st->skel)
+		return sm_kern_produce(run, p);
 	mb_producer_publish(p, &c);
 	while (!err && !mb_run_should_stop(run)) {
 		err = st->op == SM_LOOKUP ? sm_lookups(st, &c) : sm_round(st, &c);
@@ -103,6 +105,8 @@ static void sm_describe(struct mb_run *run, const struct sm_state *st)
 	mb_json_set_num(m, "max_entries", st->nr_socks);
 	mb_json_set_num(m, "level", a->nr_entries);
 	mb_json_set_str(x, "op", ops[st->op]);
+	if (st->op == SM_LOOKUP)
+		mb_json_set_str(x, "path", sm_path_names[a->path]);
 	mb_json_set_num(x, "sockets", st->nr_socks);
 	mb_json_set_num(x, "tcp_pairs", st->tp.nr);
 	mb_json_set_num(x, "fill_ns", (double)st->fill_ns);

@@ -111,7 +111,10 @@ int sm_setup(struct mb_run *run, enum sm_op op)
 	if (st->map_fd < 0)
 		return st->map_fd;
 	err = sm_sockets(run, st);
-	return err ? err : sm_fill(run, st);
+	err = err ? err : sm_fill(run, st);
+	if (!err && op == SM_LOOKUP && a->path == SM_PATH_KERNEL)
+		err = sm_kern_open(run, st);
+	return err;
 }
 
 void sm_teardown(struct mb_run *run)
@@ -120,6 +123,7 @@ void sm_teardown(struct mb_run *run)
 
 	if (!st)
 		return;
+	sm_kern_close(st);
 	if (st->map_fd >= 0)
 		close(st->map_fd);
 	mb_tcp_pairs_close(&st->tp);

@@ -24,6 +24,8 @@ static void sm_notes(FILE *f, const struct mb_run *run)
 		mb_json_num(mb_json_get(m, "level"), 0), mb_json_str(mb_json_get(x, "op"), "?"),
 		mb_json_num(mb_json_get(x, "sockets"), 0),
 		mb_json_num(mb_json_get(x, "tcp_pairs"), 0));
+	if (mb_json_get(x, "path"))
+		fprintf(f, "; path: %s", mb_json_str(mb_json_get(x, "path"), "?"));
 	if (mb_json_get(x, "rounds"))
 		fprintf(f, "; %.0f rounds of %.0f", mb_json_num(mb_json_get(x, "rounds"), 0),
 			mb_json_num(mb_json_get(x, "batch"), 0));

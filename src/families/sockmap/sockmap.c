@@ -32,6 +32,8 @@ static const struct mb_opt sm_opts[] = {
 
 static const struct mb_opt sm_lookup_opts[] = {
 	SM_OPTS_COMMON,
+	MB_OPT_ENUM_DEF("path", struct sm_args, path, "syscall", sm_path_names,
+			"Where the lookups run: BPF_MAP_LOOKUP_ELEM from user space (the socket's cookie), or bpf_map_lookup_elem in a tc program's own loop (a referenced socket, released)"),
 	MB_OPT_END,
 };
 

@@ -25,11 +25,17 @@ struct sm_args {
 	int map_type;		/* index into sm_type_names */
 	uint32_t nr_entries;	/* the level: sockets the map holds outside the timed ops */
 	uint32_t batch;		/* update, delete: the spare sockets a round moves in or out */
+	int path;		/* lookup: SM_PATH_* */
 };
+
+enum sm_path { SM_PATH_SYSCALL, SM_PATH_KERNEL };	/* as sm_path_names */
 
 #define SM_VERIFIED	0	/* counter[]: ops whose effect was read back */
 
 extern const char *const sm_type_names[];
+extern const char *const sm_path_names[];
+
+struct sml_bpf;
 
 struct sm_state {
 	const struct sm_args *args;
@@ -43,6 +49,7 @@ struct sm_state {
 	uint64_t fill_ns;		/* set-up: the time the level's updates took */
 	struct mb_counters done;	/* the producer's counts at its end */
 	int err;			/* the producer's failure, for finish */
+	struct sml_bpf *skel;		/* lookup --path kernel: the program */
 };
 
 /* sm_setup.c */
@@ -53,6 +60,11 @@ void sm_teardown(struct mb_run *run);
 /* sm_run.c */
 int sm_producer(struct mb_run *run, struct mb_producer *p);
 void sm_finish(struct mb_run *run);
+
+/* sm_kern.c: lookup --path kernel, from a tc program's own loop. */
+int sm_kern_open(struct mb_run *run, struct sm_state *st);
+void sm_kern_close(struct sm_state *st);
+int sm_kern_produce(struct mb_run *run, struct mb_producer *p);
 
 /* sm_ops.c: the syscalls, 0 or -errno; -EBADMSG: a lookup gave another socket's cookie. */
 int sm_insert(const struct sm_state *st, uint32_t key);

@@ -10,7 +10,7 @@ R='.results[0]'
 SHORT=(-w0 -d2 --interval_ms 50)
 
 sm_leftovers() {
-	leftover_bpf '^mb_(sockmap|sms_)'
+	leftover_bpf '^mb_(sockmap|sms_|sml_)'
 }
 before=$(sm_leftovers)
 
@@ -38,6 +38,14 @@ for t in sockhash; do
 			  $r.extra.rounds * 64 == $r.extra.ops_checked.ops)"
 	done
 done
+# Lookups from BPF: a tc program's own loop, each socket's ports compared, in-kernel ns/op.
+expect_rc 0 "sockmap-lookup --path kernel on a sockhash" "${SHORT[@]}" sockmap-lookup \
+	--path kernel --map_type sockhash --nr_entries 33 --format json
+jq_check "sockmap-lookup --path kernel: every lookup gave the key's socket, timed in the kernel" \
+	"$OUT" "$R.runner == \"kernel-loop\" and $R.extra.path == \"kernel\" and
+	 $R.extra.ops_checked.ops > 1000 and $R.extra.ops_checked.errors == 0 and
+	 $R.extra.ops_checked.verified == $R.extra.ops_checked.ops and
+	 $R.summary.totals.kernel_ns > 0 and $R.extra.left.level_checked == 33"
 expect_rc 0 "sockmap-update, -delete --batch 8 on a sockmap, text and JSON" "${SHORT[@]}" \
 	sockmap-update sockmap-delete --nr_entries 9 --batch 8 -o "$TMP/sm.json"
 check "the notes say the map, the rounds and the ops read back; the kernel's Summary line" \
@@ -95,6 +103,8 @@ expect_usage "RLIMIT_NOFILE" sockmap-update --nr_entries 1000000
 expect_usage "--nr_entries 0: must be 1..1048576" sockmap-delete --nr_entries 0
 expect_usage "--batch 0: must be 1..4096" sockmap-update --batch 0
 expect_usage "--batch: not an option of sockmap-lookup" sockmap-lookup --batch 4
+expect_usage "--path: not an option of sockmap-update" sockmap-update --path kernel
+expect_usage "--path bpf: must be one of syscall, kernel" sockmap-lookup --path bpf
 expect_usage "-p/--producers 2: this bench needs a single producer" -p2 sockmap-update
 expect_usage "--tx-pass: one mode only" sockmap --rx-pass --tx-pass
 expect_usage "--rx-strp 100: must be 0 with --tx-normal" sockmap --tx-normal --rx-strp 100
