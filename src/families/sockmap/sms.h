@@ -37,6 +37,12 @@ enum sms_mode {
 
 #define SMS_FILE_SIZE	(128 * 1024)	/* the file the producer sends, again and again */
 #define SMS_PATTERN	10		/* byte i of the stream is i % 128 KiB % 10 */
+/*
+ * The most bytes in flight (sent, not yet read at c2) before the producer waits: a redirect
+ * into a receive queue has no back-pressure, and the kernel's bench lets that queue grow
+ * without bound (800 MB of memory in 5 s here).
+ */
+#define SMS_MAX_IN_FLIGHT	(256ull << 20)
 
 /* counter[]: what a producer sent, a consumer received; what the programs saw. */
 #define SMS_BYTES	0
@@ -63,6 +69,8 @@ struct sms_state {
 	uint64_t sent;			/* the producer's total at its end (atomic) */
 	int producer_done;		/* set with it (atomic) */
 	uint64_t received, mismatches;	/* consumer 0's totals at its end */
+	uint64_t received_live;		/* consumer 0's bytes so far (atomic), for the cap */
+	uint64_t capped_ns;		/* the producer's time waiting at the cap */
 	uint64_t proxied;		/* consumer 1's (rx-normal) */
 };
 

@@ -79,6 +79,7 @@ for m in $modes; do
 		"$TMP/$m.json" \
 		"$R.extra.mode == \"$m\" and $R.extra.sent > 0 and $R.extra.received > 0 and
 		 $R.extra.in_flight == $R.extra.sent - $R.extra.received and
+		 $R.extra.in_flight <= $R.extra.max_in_flight + 131072 and
 		 $R.extra.mismatched_bytes == 0 and
 		 $R.extra.redirects_refused == 0 and $R.extra.bpf_bytes $bpf and
 		 (\"$m\" != \"rx-normal\" or $R.extra.proxied >= $R.extra.received) and
