@@ -104,8 +104,9 @@ static uint64_t sms_verify(const char *buf, size_t n, uint64_t pos)
 /*
  * Whether the drain is over: every byte the producer sent came, or SMS_DRAIN_MS passed
  * since it stopped. A redirect to a receive queue has no back-pressure (the sender never
- * waits for the reader), so gigabytes can be queued when the producer stops: the drain
- * takes what it can in that time and the rest is reported as in flight.
+ * waits for the reader), so up to SMS_MAX_IN_FLIGHT can be queued when the producer stops,
+ * which a slow reader takes seconds to read: the drain takes what it can in that time and
+ * the rest is reported as in flight.
  */
 static bool sms_drained(struct mb_run *run, struct sms_state *st, uint64_t got,
 			uint64_t *since)
