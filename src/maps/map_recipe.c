@@ -19,9 +19,6 @@
 	{ .name = _n, .key_size = 4, .value_size = 8, .max_entries = 0, .flags = NP,		\
 	  .needs = MB_RECIPE_BTF, .needs_what = _what }
 
-static const char NO_SOCK_BENCH[] =
-	"no bench yet: update, lookup and delete with loopback TCP sockets (issue 31)";
-
 /*
  * One minimal map of each type, as the kernel checks it at creation (6.18): index types take
  * 4-byte keys; fd maps 4-byte values (an fd or an ifindex); queue, stack, bloom filter, ring
@@ -47,11 +44,11 @@ const struct mb_map_recipe mb_map_recipes[] = {
 	  .needs = MB_RECIPE_INNER, .needs_what = "an inner map that gives its entries' shape" },
 	R("devmap", 4, 4, 1, 0, "CONFIG_NET; its entries are network devices (ifindex)", NULL),
 	R("sockmap", 4, 4, 1, 0, "CONFIG_BPF_STREAM_PARSER; its entries are TCP or UDP sockets",
-	  NO_SOCK_BENCH),
+	  NULL),
 	R("cpumap", 4, 4, 1, 0, "CONFIG_NET; each entry starts a kernel thread on its CPU", NULL),
 	R("xskmap", 4, 4, 1, 0, "CONFIG_XDP_SOCKETS; its entries are AF_XDP sockets", NULL),
 	R("sockhash", 4, 4, 1, 0, "CONFIG_BPF_STREAM_PARSER; its entries are TCP or UDP sockets",
-	  NO_SOCK_BENCH),
+	  NULL),
 	R("cgroup_storage", 8, 8, 0, 0, "CONFIG_CGROUP_BPF; a cgroup program attached fills it",
 	  NULL),
 	R("reuseport_sockarray", 4, 4, 1, 0, "its entries are SO_REUSEPORT sockets",

@@ -187,8 +187,18 @@ def parse_tasks_trace(line):
     return None
 
 
+def parse_sockmap(line):
+    # The kernel's sockmap bench: the programs' total in whole MB, then their mean MB/s.
+    m = re.match(r'^Summary: total trans +([0-9]+) MB ± +(%s) MB/s$' % UNUM, line)
+    if not m:
+        return None
+    return [Fig('total trans', 'MB', (float(m.group(1)) * 1e0, 0.5)),
+            Fig('BPF Speed', 'MB/s', printed(m.group(2)))]
+
+
 PARSERS = [parse_hits, parse_throughput, parse_false_hits, parse_htab, parse_creates,
-           parse_lru_dist, parse_lru_loss, parse_local_storage, parse_mapinmap]
+           parse_lru_dist, parse_lru_loss, parse_local_storage, parse_mapinmap,
+           parse_sockmap]
 
 # map-mem's columns after max_entries, with the unit of their figures.
 MM_COLUMNS = [('entries', 'entries'), ('created', 'bytes'), ('filled', 'bytes'),
