@@ -3,9 +3,12 @@
  * reuseport family: BPF_MAP_TYPE_REUSEPORT_SOCKARRAY with real SO_REUSEPORT sockets. This
  * file: the options and the descriptors, on top of the family's files: rp_socks.c (the group,
  * the map), rp_sys.c (update and lookup from user space), rp_select.c and rp_select_check.c
- * (the sk_reuseport program driven by packets); rp_text.c writes the notes.
+ * (the sk_reuseport program driven by packets); rp_text.c writes the notes. The teardown is
+ * here, above the files whose state it releases.
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <sys/resource.h>
 #include <linux/types.h>
 
@@ -51,6 +54,21 @@ static int rp_validate(struct mb_run *run)
 			      "1..%llu (each socket holds a descriptor; RLIMIT_NOFILE is %llu)",
 			      (unsigned long long)rl.rlim_cur - RP_FDS_SPARE,
 			      (unsigned long long)rl.rlim_cur);
+}
+
+static void rp_teardown(struct mb_run *run)
+{
+	struct rp_state *st = run->priv;
+
+	if (!st)
+		return;
+	rp_select_close(st);
+	if (st->map_fd >= 0)
+		close(st->map_fd);
+	rp_group_close(&st->g);
+	free(st->slot_sock);
+	free(st);
+	run->priv = NULL;
 }
 
 static int rp_update_setup(struct mb_run *run) { return rp_sys_setup(run, RP_UPDATE); }

@@ -72,7 +72,6 @@ int rp_map_check(int map_fd, const struct rp_group *g, const uint32_t *want, uin
 int rp_sys_setup(struct mb_run *run, enum rp_bench b);
 int rp_sys_producer(struct mb_run *run, struct mb_producer *p);
 void rp_sys_finish(struct mb_run *run);
-void rp_teardown(struct mb_run *run);
 
 /* rp_select.c: the program, the clients, the selections. */
 int rp_select_setup(struct mb_run *run);

@@ -167,18 +167,3 @@ void rp_sys_finish(struct mb_run *run)
 		mb_run_fail(run, err, "after %llu ops the slots do not read back the cookies of the sockets the ops left in them",
 			    (unsigned long long)c->ops);
 }
-
-void rp_teardown(struct mb_run *run)
-{
-	struct rp_state *st = run->priv;
-
-	if (!st)
-		return;
-	rp_select_close(st);
-	if (st->map_fd >= 0)
-		close(st->map_fd);
-	rp_group_close(&st->g);
-	free(st->slot_sock);
-	free(st);
-	run->priv = NULL;
-}
