@@ -51,6 +51,13 @@ int so_cc_open(struct mb_run *run, struct so_cc **out);
 int so_cc_register(struct so_cc *cc);
 /* Whether TCP takes the name for a new socket: 0 yes, else -errno (ENOENT: not there). */
 int so_cc_usable(const struct so_cc *cc);
+/*
+ * Whether the kernel lists the name among its congestion controls (SO_CC_LIST): 1, 0, or
+ * -errno. The check after an unregistration: TCP_CONGESTION with a name the kernel lacks
+ * would ask for a module of it (modprobe) where the kernel loads modules.
+ */
+#define SO_CC_LIST	"/proc/sys/net/ipv4/tcp_available_congestion_control"
+int so_cc_listed(const struct so_cc *cc);
 const char *so_cc_name(const struct so_cc *cc);
 /* What set-up measured once: the load and the map update, in us. */
 void so_cc_steps(const struct so_cc *cc, double *load_us, double *update_us);

@@ -126,6 +126,24 @@ int so_cc_usable(const struct so_cc *cc)
 	return err;
 }
 
+int so_cc_listed(const struct so_cc *cc)
+{
+	char buf[1024], *tok, *save = NULL;
+	FILE *f = fopen(SO_CC_LIST, "re");
+	int found = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	for (tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save))
+		found |= !strcmp(tok, cc->name);
+	return found;
+}
+
 const char *so_cc_name(const struct so_cc *cc)
 {
 	return cc->name;

@@ -3,7 +3,8 @@
  * struct-ops-register: one op registers the run's congestion control (a BPF_STRUCT_OPS link
  * on its ready struct_ops map: tcp_register_congestion_control) and unregisters it (the link
  * closed), each timed alone. Between them, untimed and out of the covered time, a new TCP
- * socket must take the name (TCP_CONGESTION), and after the unregister must not.
+ * socket must take the name (TCP_CONGESTION), and after the unregister the kernel's list of
+ * congestion controls must not hold it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -51,7 +52,7 @@ static int cycle(struct so_state *st, struct mb_producer *p, struct mb_counters 
 	c->counter[SO_C_FIRST_NS] += t1 - t0;
 	c->counter[SO_C_SECOND_NS] += t3 - t2;
 	if (!err)
-		err = so_cc_usable(st->cc) == -ENOENT ? 0 : -EEXIST;
+		err = so_cc_listed(st->cc) == 0 ? 0 : -EEXIST;
 	c->excluded_ns += t2 - t1 + mb_now_ns() - t3;
 	return err;
 }
