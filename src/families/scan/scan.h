@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The scan family: what walking, dumping and draining a whole map costs, by each method a
+ * user has (get_next_key with lookups, lookup batches, lookup-and-delete batches, delete by
+ * key, a map-element iterator, bpf_for_each_map_elem), at any capacity and fullness. One walk
+ * is one op; every walk is checked (entries found and their fingerprint, drains: the map left
+ * empty) before it counts. Files: scan.c (options, checks, descriptor), scan_setup.c (the
+ * map, its fill and refill), scan_walk.c (one walk by each method), scan_prog.c (the BPF
+ * methods), scan_run.c (the producer and the result), scan_text.c (its lines).
+ */
+#ifndef MB_FAMILIES_SCAN_H
+#define MB_FAMILIES_SCAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/bench.h"
+#include "drivers/map_entries.h"
+
+enum scan_method {
+	SCAN_GET_NEXT_KEY,	/* get_next_key, and a lookup per key */
+	SCAN_LOOKUP_BATCH,
+	SCAN_LOOKUP_AND_DELETE_BATCH,	/* a drain */
+	SCAN_DELETE,		/* get_next_key, and a delete per key: a drain */
+	SCAN_ITER,		/* an iter/bpf_map_elem program read through its iterator fd */
+	SCAN_FOR_EACH,		/* bpf_for_each_map_elem in a raw_tp program run by test_run */
+	SCAN_NR_METHODS,
+};
+
+#define SCAN_METHOD(m)	(1u << (m))
+#define SCAN_MAX_ENTRIES	(1u << 24)	/* the largest map: 16M */
+
+extern const char *const scan_method_names[];
+extern const char *const scan_type_names[];
+
+/* --fill: a count of entries, or a fraction of the capacity (NaN: a count). */
+struct scan_fill {
+	double frac;
+	uint32_t count;
+};
+
+struct scan_args {
+	int method;		/* enum scan_method */
+	int map_type;		/* index into scan_type_names */
+	uint32_t map_flags;
+	uint32_t max_entries;
+	struct scan_fill fill;
+	uint32_t batch_size;
+	uint32_t value_size;
+	/* Resolved by validate. */
+	uint32_t entries;	/* the fill as a count */
+};
+
+/* A run's state. */
+struct scan_state {
+	const struct scan_args *a;
+	const struct mb_map_type_info *type;
+	enum scan_method method;
+	int fd;			/* the map walked */
+	int inner_fd;		/* hash_of_maps: the inner map every entry holds */
+	uint32_t key_size;
+	struct mb_entries e;
+	struct mb_filler *filler;	/* in-kernel refills, or NULL: from user space */
+	uint64_t present;	/* entries in the map when it is full */
+	uint64_t sum;		/* their fingerprint (scan_mix of each entry number, summed) */
+	struct scan_prog *prog;	/* the BPF methods */
+	uint64_t refills;
+	uint64_t bad_walks;	/* walks that did not see what the map holds: reported */
+};
+
+/* The entries, syscalls and fingerprint of one walk. */
+struct scan_walk {
+	uint64_t entries;
+	uint64_t calls;
+	uint64_t sum;
+};
+
+/* scan.c: the methods map type @type has (SCAN_METHOD() ORed). */
+unsigned int scan_methods_of(const struct mb_map_type_info *type);
+bool scan_drains(enum scan_method m);
+
+/* scan_setup.c */
+int scan_setup(struct mb_run *run);
+void scan_teardown(struct mb_run *run);
+/* Fill the map again after a drain, outside the timed walk. 0 or -errno, reported. */
+int scan_refill(struct mb_run *run, struct scan_state *st);
+/* The entry number of a key of the map. */
+uint32_t scan_key_entry(const struct scan_state *st, const void *key);
+
+/* scan_walk.c: one walk of the map by the run's method; 0 or -errno. */
+int scan_walk_once(struct scan_state *st, struct scan_walk *out);
+/* Whether @out saw each present entry once (a drain: and left the map empty). */
+int scan_walk_check(struct mb_run *run, struct scan_state *st, const struct scan_walk *out);
+
+/* scan_prog.c: the BPF methods' program, for the map of @st (reported on @run). */
+int scan_prog_open(struct mb_run *run, struct scan_state *st);
+void scan_prog_close(struct scan_state *st);
+int scan_prog_walk(struct scan_state *st, struct scan_walk *out);
+
+/* scan_run.c */
+int scan_producer(struct mb_run *run, struct mb_producer *p);
+void scan_finish(struct mb_run *run);
+
+#endif

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * map-scan's producer: whole walks, one after another, each timed alone and checked before
+ * it counts (an op is a walk; calls, its syscalls; counter "entries", the entries it found).
+ * A drain's map is filled again between walks, outside the timed part: the published covered
+ * time (end_ns) advances by the walks' own time only, so the rates divide by it. finish puts
+ * the per-walk figures in extra.walk.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <linux/bpf.h>
+
+#include "scan.h"
+#include "core/run.h"
+#include "maps/maps.h"
+#include "util/json.h"
+
+static int refill(struct mb_run *run, struct mb_producer *p, struct scan_state *st,
+		  struct mb_counters *c)
+{
+	uint64_t t0 = mb_now_ns();
+	int err;
+
+	/* Parallel fills wait for their threads: not a lost CPU. */
+	mb_producer_wait_begin(p, c);
+	err = scan_refill(run, st);
+	mb_producer_wait_end(p, c);
+	c->excluded_ns += mb_now_ns() - t0;
+	st->refills++;
+	return err;
+}
+
+int scan_producer(struct mb_run *run, struct mb_producer *p)
+{
+	struct scan_state *st = run->priv;
+	struct mb_counters c = { 0 };
+	uint64_t base, walked = 0;
+	struct scan_walk w;
+	int err;
+
+	mb_producer_publish_stamped(p, &c);
+	base = c.end_ns;
+	while (!mb_run_should_stop(run)) {
+		uint64_t t0 = mb_now_ns();
+
+		err = scan_walk_once(st, &w);
+		walked += mb_now_ns() - t0;
+		if (err == -ENOSPC)
+			return mb_run_usage(run, "--batch_size %u: a bucket of the map holds more entries than one batch (ENOSPC): raise it",
+					    st->a->batch_size);
+		if (err)
+			return mb_run_fail(run, err, "a %s walk of the %s map failed: %s",
+					   scan_method_names[st->method], st->type->name,
+					   strerror(-err));
+		err = scan_walk_check(run, st, &w);
+		if (err)
+			return err;
+		c.ops++;
+		c.hits++;
+		c.calls += w.calls;
+		c.counter[0] += w.entries;
+		c.end_ns = base + walked;
+		mb_producer_publish(p, &c);
+		if (scan_drains(st->method) && st->present) {
+			err = refill(run, p, st, &c);
+			if (err)
+				return err;
+			mb_producer_publish(p, &c);
+		}
+	}
+	return 0;
+}
+
+/* The measured samples' walks: their count, time, syscalls and entries. */
+static void totals(const struct mb_run *run, struct mb_counters *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (int i = 0; i < run->nr_samples; i++) {
+		const struct mb_counters *s = &run->samples[i].total;
+
+		if (run->samples[i].warmup)
+			continue;
+		t->ops += s->ops;
+		t->end_ns += s->end_ns;
+		t->calls += s->calls;
+		t->counter[0] += s->counter[0];
+	}
+}
+
+static struct mb_json *per(double v, double n)
+{
+	return n > 0 ? mb_json_number(v / n) : mb_json_null();
+}
+
+void scan_finish(struct mb_run *run)
+{
+	struct scan_state *st = run->priv;
+	struct mb_json *w = mb_json_child(mb_run_extra(run), "walk");
+	struct mb_counters t;
+	double walks, ns;
+	char flags[128];
+
+	totals(run, &t);
+	walks = (double)t.ops;
+	ns = walks > 0 ? (double)t.end_ns / walks : NAN;
+	mb_map_flags_format(st->a->map_flags |
+				    (st->type->type == BPF_MAP_TYPE_LPM_TRIE ? BPF_F_NO_PREALLOC : 0),
+			    flags, sizeof(flags));
+	mb_json_set_str(w, "method", scan_method_names[st->method]);
+	mb_json_set_str(w, "map_type", st->type->name);
+	mb_json_set_str(w, "map_flags", flags);
+	mb_json_set_num(w, "max_entries", st->a->max_entries);
+	mb_json_set_num(w, "present", (double)st->present);
+	mb_json_set_num(w, "fill", (double)st->present / st->a->max_entries);
+	mb_json_set_num(w, "walks", walks);
+	mb_json_set(w, "ns_per_walk", isnan(ns) ? mb_json_null() : mb_json_number(ns));
+	mb_json_set(w, "ns_per_entry", per(ns, (double)st->present));
+	mb_json_set(w, "ns_per_slot", per(ns, st->a->max_entries));
+	mb_json_set(w, "syscalls_per_walk", per((double)t.calls, walks));
+	mb_json_set(w, "entries_per_walk", per((double)t.counter[0], walks));
+	mb_json_set_num(w, "refills", (double)st->refills);
+	mb_json_set_bool(w, "checked", true);
+}
