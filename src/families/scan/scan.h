@@ -28,6 +28,7 @@ enum scan_method {
 };
 
 #define SCAN_METHOD(m)	(1u << (m))
+#define SCAN_MISCOUNT_ENV	"MAPBENCH_SCAN_MISCOUNT"
 #define SCAN_MAX_ENTRIES	(1u << 24)	/* the largest map: 16M */
 
 extern const char *const scan_method_names[];
@@ -64,6 +65,14 @@ struct scan_state {
 	uint64_t present;	/* entries in the map when it is full */
 	uint64_t sum;		/* their fingerprint (scan_mix of each entry number, summed) */
 	struct scan_prog *prog;	/* the BPF methods */
+	/*
+	 * Tests only (MAPBENCH_SCAN_MISCOUNT=N, SCAN_MISCOUNT_ENV): the syscall walks take entry N
+	 * for N + 1, as a walk that saw N + 1 twice and missed N would; -1: none.
+	 */
+	int64_t miscount;
+	/* Asked during the syscall walks: true when the run ends (the walk then stops). */
+	bool (*stop)(void *ctx);
+	void *stop_ctx;
 	uint64_t refills;
 	uint64_t bad_walks;	/* walks that did not see what the map holds: reported */
 };

@@ -46,6 +46,8 @@ int scan_producer(struct mb_run *run, struct mb_producer *p)
 
 		err = scan_walk_once(st, &w);
 		walked += mb_now_ns() - t0;
+		if (err == -EINTR)
+			break;		/* the run ended during the walk: it does not count */
 		if (err == -ENOSPC)
 			return mb_run_usage(run, "--batch_size %u: a bucket of the map holds more entries than one batch (ENOSPC): raise it",
 					    st->a->batch_size);
@@ -103,6 +105,11 @@ void scan_finish(struct mb_run *run)
 
 	totals(run, &t);
 	walks = (double)t.ops;
+	if (!t.ops) {
+		mb_run_fail(run, -ETIME, "no %s walk of the %s map ended within a sample: raise --interval_ms (or shrink the map)",
+			    scan_method_names[st->method], st->type->name);
+		return;
+	}
 	ns = walks > 0 ? (double)t.end_ns / walks : NAN;
 	mb_map_flags_format(st->a->map_flags |
 				    (st->type->type == BPF_MAP_TYPE_LPM_TRIE ? BPF_F_NO_PREALLOC : 0),

@@ -119,6 +119,11 @@ static int open_filler(struct mb_run *run, struct scan_state *st)
 	return mb_run_fail(run, -errno, "%s", why);
 }
 
+static bool run_ends(void *ctx)
+{
+	return mb_run_should_stop(ctx);
+}
+
 int scan_setup(struct mb_run *run)
 {
 	const struct scan_args *a = run->args;
@@ -131,6 +136,9 @@ int scan_setup(struct mb_run *run)
 	run->runner = "syscall";
 	st->a = a;
 	st->fd = st->inner_fd = -1;
+	st->stop = run_ends;
+	st->stop_ctx = run;
+	st->miscount = getenv(SCAN_MISCOUNT_ENV) ? atoll(getenv(SCAN_MISCOUNT_ENV)) : -1;
 	st->method = (enum scan_method)a->method;
 	st->type = mb_map_type_by_name(scan_type_names[a->map_type]);
 	st->key_size = st->type->type == BPF_MAP_TYPE_LPM_TRIE ? 8 : 4;

@@ -57,7 +57,7 @@ static void scan_summary(FILE *f, const struct mb_run *run, const struct mb_summ
 	bool ms;
 
 	scan_figures(run, sum, figs);
-	ms = mb_figure_get(figs, "latency", "ns/op", "value") >= 1e6;
+	ms = mb_figure_get(figs, "latency", "ns/op", "value") >= 1e5;
 	scan_notes(f, run);
 	mb_text_notes(f, run, sum);
 	mb_text_throughput_line(f, figs, 1e3, 'K', ms ? 1e6 : 1, ms ? "ms" : "ns");

@@ -24,9 +24,12 @@ struct visit_ctx {
 static int visit(const void *key, const void *value, void *ctx)
 {
 	struct visit_ctx *v = ctx;
+	uint32_t k = scan_key_entry(v->st, key);
 
 	(void)value;
-	v->out->sum += scan_mix(scan_key_entry(v->st, key));
+	if (k == v->st->miscount)
+		k++;
+	v->out->sum += scan_mix(k);
 	return 0;
 }
 
@@ -41,6 +44,8 @@ static void walk_init(const struct scan_state *st, struct mb_walk *w, struct vis
 	w->fn = visit;
 	w->ctx = v;
 	w->calls = &v->out->calls;
+	w->stop = st->stop;
+	w->stop_ctx = st->stop_ctx;
 }
 
 int scan_walk_once(struct scan_state *st, struct scan_walk *out)
