@@ -4,9 +4,10 @@
  * user has (get_next_key with lookups, lookup batches, lookup-and-delete batches, delete by
  * key, a map-element iterator, bpf_for_each_map_elem), at any capacity and fullness. One walk
  * is one op; every walk is checked (entries found and their fingerprint, drains: the map left
- * empty) before it counts. Files: scan.c (options, checks, descriptor), scan_setup.c (the
- * map, its fill and refill), scan_walk.c (one walk by each method), scan_prog.c (the BPF
- * methods), scan_run.c (the producer and the result), scan_text.c (its lines).
+ * empty) before it counts. Files: scan.c (options, checks, descriptor), scan_methods.c
+ * (which type has which method), scan_setup.c (the map, its fill and refill), scan_walk.c
+ * (one walk by each method), scan_prog.c (the BPF methods), scan_run.c (the producer and
+ * the result), scan_text.c (its lines).
  */
 #ifndef MB_FAMILIES_SCAN_H
 #define MB_FAMILIES_SCAN_H
@@ -84,7 +85,7 @@ struct scan_walk {
 	uint64_t sum;
 };
 
-/* scan.c: the methods map type @type has (SCAN_METHOD() ORed). */
+/* scan_methods.c: the methods map type @type has (SCAN_METHOD() ORed). */
 unsigned int scan_methods_of(const struct mb_map_type_info *type);
 bool scan_drains(enum scan_method m);
 
@@ -93,10 +94,10 @@ int scan_setup(struct mb_run *run);
 void scan_teardown(struct mb_run *run);
 /* Fill the map again after a drain, outside the timed walk. 0 or -errno, reported. */
 int scan_refill(struct mb_run *run, struct scan_state *st);
-/* The entry number of a key of the map. */
-uint32_t scan_key_entry(const struct scan_state *st, const void *key);
 
-/* scan_walk.c: one walk of the map by the run's method; 0 or -errno. */
+/* scan_walk.c: the entry number of a key of the map. */
+uint32_t scan_key_entry(const struct scan_state *st, const void *key);
+/* One walk of the map by the run's method; 0 or -errno. */
 int scan_walk_once(struct scan_state *st, struct scan_walk *out);
 /* Whether @out saw each present entry once (a drain: and left the map empty). */
 int scan_walk_check(struct mb_run *run, struct scan_state *st, const struct scan_walk *out);

@@ -24,18 +24,6 @@
 #include "drivers/map_report.h"
 #include "sys/probe.h"
 
-uint32_t scan_key_entry(const struct scan_state *st, const void *key)
-{
-	uint32_t k;
-
-	if (st->e.key == MB_KEY_LPM) {
-		memcpy(&k, (const uint8_t *)key + st->key_size - 4, 4);
-		return __builtin_bswap32(k);
-	}
-	memcpy(&k, key, 4);
-	return k;
-}
-
 static struct mb_fill fill_req(struct mb_run *run, struct scan_state *st)
 {
 	bool kernel = !st->type->map_in_map && st->e.key != MB_KEY_LPM;

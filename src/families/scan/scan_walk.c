@@ -15,6 +15,18 @@
 #include "drivers/map_walk.h"
 #include "maps/maps.h"
 
+uint32_t scan_key_entry(const struct scan_state *st, const void *key)
+{
+	uint32_t k;
+
+	if (st->e.key == MB_KEY_LPM) {
+		memcpy(&k, (const uint8_t *)key + st->key_size - 4, 4);
+		return __builtin_bswap32(k);
+	}
+	memcpy(&k, key, 4);
+	return k;
+}
+
 struct visit_ctx {
 	const struct scan_state *st;
 	struct scan_walk *out;
