@@ -7,7 +7,7 @@
 #                   name and named value (map types, flags, use cases, ...), and number syntax;
 #   doc             fuzz_doc: every key and enumerated value of docs/*.schema.json.
 #
-# Usage: scripts/fuzz-dict.sh cli build-fuzz/mapbench > build-fuzz/fuzz/cli.dict
+# Usage: scripts/fuzz-dict.sh cli build-san/mapbench > build-san/fuzz/cli.dict
 #        scripts/fuzz-dict.sh doc > tests/fuzz/doc.dict
 # The cli dictionary follows the families, so the fuzz build makes it from the binary it built
 # (make fuzz-run) and it is never committed; the doc dictionary follows the schemas only and is

@@ -4,6 +4,9 @@
 
 Usage: figures_check.py TEXT DOC.json|DOC.csv
        figures_check.py --keys DOC.json DOC.csv   (the same figures: names, units, labels)
+       figures_check.py --batch LIST   (each line of LIST: a description, then one of the
+                                        argument lists above, tab-separated; prints one line
+                                        per check: ok or fail, the description, the output)
 
 Reads the text's Summary lines (every style mapbench prints) and map-mem's tables, turns each
 number back into base units with the rounding its printed digits allow, and checks that the
@@ -374,10 +377,12 @@ def same_keys(a, b):
     return 0 if ka == kb and ka and not failures else 1
 
 
-def main():
-    if sys.argv[1] == '--keys':
-        return same_keys(sys.argv[2], sys.argv[3])
-    text, doc = sys.argv[1], sys.argv[2]
+def check(args):
+    """One check, as the command line's arguments give it: 0 when it holds."""
+    del failures[:]
+    if args[0] == '--keys':
+        return same_keys(args[1], args[2])
+    text, doc = args[0], args[1]
     results = csv_results(doc) if doc.endswith('.csv') else json_results(doc)
     blocks, map_mem = text_blocks(text)
     n = 0
@@ -400,6 +405,31 @@ def main():
     for f in failures:
         print(f)
     return 1 if failures or not n else 0
+
+
+def batch(path):
+    """Every check of a list, in one process (a python start costs ~0.1-0.7 s on the test
+    machines, and test_formats makes three checks per bench)."""
+    import contextlib
+    import io
+    for line in open(path):
+        desc, *args = line.rstrip('\n').split('\t')
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            try:
+                rc = check(args)
+            except Exception as e:   # a document that does not parse is a failed check
+                print('%s: %s' % (type(e).__name__, e))
+                rc = 1
+        said = ' '.join(out.getvalue().split('\n')[:8])[:1500]
+        print('%s\t%s\t%s' % ('fail' if rc else 'ok', desc, said))
+    return 0
+
+
+def main():
+    if sys.argv[1] == '--batch':
+        return batch(sys.argv[2])
+    return check(sys.argv[1:])
 
 
 if __name__ == '__main__':

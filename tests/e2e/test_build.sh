@@ -72,11 +72,19 @@ check "without CC the build uses gcc" grep -q "^gcc .*-c src/" "$OUT"
 # The embedded BPF objects keep their BTF (CO-RE, the skeletons) but lose the DWARF.
 OBJS=$(ls "$(dirname "$MAPBENCH")"/bpf/*.bpf.o 2>/dev/null || true)
 if [ -n "$OBJS" ] && command -v llvm-readelf >/dev/null; then
-	for o in $OBJS; do
-		llvm-readelf -S "$o" >"$OUT" 2>&1
-		check "$(basename "$o"): BTF kept" grep -q ' \.BTF ' "$OUT"
-		check "$(basename "$o"): no DWARF" bash -c "! grep -q ' \.debug_' '$OUT'"
-	done
+	# One readelf for all of them (a process costs ~85 ms on the test machines); awk names the
+	# objects without .BTF and those with a .debug_ section.
+	# shellcheck disable=SC2086
+	llvm-readelf -S $OBJS >"$OUT" 2>&1
+	awk '/^File: / { if (f != "" && !btf) print f; f = $2; btf = 0 }
+	     / \.BTF / { btf = 1 }
+	     END { if (f != "" && !btf) print f }' "$OUT" >"$TMP/no-btf"
+	awk '/^File: / { f = $2 } / \.debug_/ { print f }' "$OUT" | sort -u >"$TMP/dwarf"
+	check "every BPF object ($(grep -c '^File: ' "$OUT") of $(echo "$OBJS" | wc -w)) keeps its BTF" \
+		bash -c "[ \"\$(grep -c '^File: ' '$OUT')\" -eq $(echo "$OBJS" | wc -w) ] && [ ! -s '$TMP/no-btf' ]"
+	if [ -s "$TMP/no-btf" ]; then sed "s/^/    without BTF: /" "$TMP/no-btf"; fi
+	check "no BPF object keeps its DWARF" [ ! -s "$TMP/dwarf" ]
+	if [ -s "$TMP/dwarf" ]; then sed "s/^/    with DWARF: /" "$TMP/dwarf"; fi
 fi
 
 finish

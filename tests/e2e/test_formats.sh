@@ -18,15 +18,23 @@ bench_args() {
 	esac
 }
 
-# figures_check DESC ARGS...: tests/e2e/figures_check.py ARGS succeeds.
+# figures_check DESC ARGS...: tests/e2e/figures_check.py ARGS succeeds. Queued, and judged
+# all at once by figures_check_queued (one python for every check, not three per bench).
 figures_check() {
-	local desc=$1
-	shift
-	if /usr/bin/python3 "$ROOT/tests/e2e/figures_check.py" "$@" >"$TMP/fc.out" 2>&1; then
-		pass "$desc ($(head -n1 "$TMP/fc.out"))"
-	else
-		fail "$desc: $(head -n 8 "$TMP/fc.out" | tr '\n' ' ' | head -c 1500)"
-	fi
+	local IFS=$'\t'
+	printf '%s\n' "$*" >>"$TMP/figures-queue"
+}
+
+figures_check_queued() {
+	local verdict desc said
+	[ -s "$TMP/figures-queue" ] || return 0
+	/usr/bin/python3 "$ROOT/tests/e2e/figures_check.py" --batch "$TMP/figures-queue" \
+		>"$TMP/fc.out" 2>&1
+	check "every queued figures check was judged" \
+		[ "$(grep -c $'^ok\t\\|^fail\t' "$TMP/fc.out")" -eq "$(wc -l <"$TMP/figures-queue")" ]
+	while IFS=$'\t' read -r verdict desc said; do
+		if [ "$verdict" = ok ]; then pass "$desc ($said)"; else fail "$desc: $said"; fi
+	done <"$TMP/fc.out"
 }
 
 # run_formats NAME ARGS...: a run writing its documents to $TMP/NAME.json and $TMP/NAME.csv,
@@ -117,4 +125,5 @@ check "bpf-hashmap-full-update -d1: its own line says '± n/a, 1 sample'" \
 	grep -qE '^[0-9]+:hash_map_full_perf [0-9]+ events per sec \(± n/a, 1 sample\)$' \
 	"$TMP/bpf-hashmap-full-update-d1.txt"
 
+figures_check_queued
 finish

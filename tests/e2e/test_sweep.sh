@@ -5,17 +5,6 @@
 
 CMP_SCHEMA=$ROOT/docs/comparison.schema.json
 
-# cmp_schema_check FILE: validates a comparison document against docs/comparison.schema.json.
-cmp_schema_check() {
-	if /usr/bin/python3 - "$CMP_SCHEMA" "$1" <<'PY' 2>"$TMP/schema.err"
-import json, sys
-import jsonschema
-jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])),
-                    cls=jsonschema.Draft202012Validator)
-PY
-	then pass "comparison schema: $1"; else fail "comparison schema: $1: $(tail -n 3 "$TMP/schema.err")"; fi
-}
-
 # ---- sweep ----
 
 expect_rc 0 "small sweep" sweep bpf-loop --param nr_loops=1,10 "${FAST[@]}" -o "$TMP/s.json"
@@ -140,7 +129,7 @@ check "throughput: -90 %, regressed" grep -qE "M ops/s .* -90\.0 % .* regressed"
 expect_rc 0 "--threshold 60: a 50 % change is no change" compare --threshold 60 "$TMP/steady.json" "$TMP/slow.json"
 check "no change under the threshold" grep -q "no change" "$OUT"
 expect_rc 0 "comparison as JSON" compare "$TMP/steady.json" "$TMP/slow.json" -o "$TMP/cmp.json"
-cmp_schema_check "$TMP/cmp.json"
+schema_check "$TMP/cmp.json" "$CMP_SCHEMA"
 jq_check "json verdict, p, method" "$TMP/cmp.json" \
 	'.comparison.rows[0].verdict == "regressed" and .comparison.rows[0].method == "exact" and .comparison.counts.regressed == 1 and (.comparison.rows[0].change - 0.5 | fabs) < 1e-9'
 check "-o json still shows the verdicts" grep -q "regressed" "$OUT"

@@ -89,7 +89,7 @@ int mb_ar_mark(struct ar_ctx *c)
 		return 1;
 	c->addr = (__u64)p;
 	AR_CAST_KERN(p);
-	for (__u32 i = 0; i < AR_MAX_PAGES; i++) {
+	for (__u32 i = 0; i < AR_PAGE_CNT_MAX; i++) {
 		if (i >= cnt)
 			break;
 		p[i * AR_PAGE_WORDS] = AR_MAGIC + i;

@@ -22,13 +22,13 @@ const char *const ar_side_names[] = { "user", "bpf", NULL };
 const char *const ar_op_names[] = { "read", "write", NULL };
 
 static const struct mb_opt ar_alloc_opts[] = {
-	MB_OPT_U32_DEF("page_cnt", struct ar_args, page_cnt, "1", 1, AR_MAX_PAGES, "N",
+	MB_OPT_U32_DEF("page_cnt", struct ar_args, page_cnt, "1", 1, AR_PAGE_CNT_MAX, "N",
 		       "pages each bpf_arena_alloc_pages call allocates (and its free frees)"),
 	MB_OPT_END,
 };
 
 static const struct mb_opt ar_access_opts[] = {
-	MB_OPT_U32_DEF("pages", struct ar_args, pages, "256", 1, AR_PAGES_MAX, "N",
+	MB_OPT_U32_DEF("pages", struct ar_args, pages, "256", 1, AR_ARENA_PAGES_MAX, "N",
 		       "pages of the arena, each touched once from user space before the run, then walked over and over"),
 	MB_OPT_ENUM_DEF("side", struct ar_args, side, "user", ar_side_names,
 			"Who accesses the arena: user space through the mmap, or a BPF syscall program"),

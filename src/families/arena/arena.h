@@ -14,7 +14,7 @@
 #include "arena_shared.h"
 
 #define AR_PAGE_SIZE	4096u
-#define AR_PAGES_MAX	65536u	/* --pages: 256 MiB */
+#define AR_ARENA_PAGES_MAX	65536u	/* --pages: 256 MiB */
 
 enum ar_side {
 	AR_SIDE_USER,

@@ -9,7 +9,7 @@
 
 #define AR_MAX_SLOTS	256	/* one per producer, as MB_MAX_PRODUCERS */
 #define AR_MAX_ITERS	256	/* alloc and free pairs in one call, the loop's bound */
-#define AR_MAX_PAGES	512	/* --page_cnt at most: the marking loop's bound */
+#define AR_PAGE_CNT_MAX	512	/* --page_cnt at most: the marking loop's bound */
 #define AR_PAGE_WORDS	512	/* 8-byte words in a 4 KiB page */
 #define AR_MAGIC	0x6d62617265616e61ULL	/* "mbareana": page marks and written values */
 
