@@ -84,6 +84,8 @@ static const struct mb_opt scan_opts[] = {
 		       "Entries per call of lookup_batch and lookup_and_delete_batch"),
 	MB_OPT_VALUE_SIZE(struct scan_args, value_size, "8", 1, SCAN_VALUE_MAX,
 			  "per-CPU maps: of each CPU's value; hash_of_maps: 4 (an inner map's fd)"),
+	MB_OPT_U32_DEF("churn", struct scan_args, churn, "0", 0, SCAN_MAX_ENTRIES, "N",
+		       "Keys a second thread deletes and inserts during the walks (get_next_key, lookup_batch on hash, percpu_hash); the walks then report restarts, entries seen twice and missed"),
 	MB_OPT_END,
 };
 
@@ -165,6 +167,21 @@ static int check_fill(struct mb_run *run, const struct mb_map_type_info *t, stru
 	return 0;
 }
 
+static int check_churn(struct mb_run *run, const struct mb_map_type_info *t,
+		       const struct scan_args *a)
+{
+	if (a->method != SCAN_GET_NEXT_KEY && a->method != SCAN_LOOKUP_BATCH)
+		return mb_run_usage(run, "--churn %u: walks under change are get_next_key and lookup_batch walks, not %s",
+				    a->churn, scan_method_names[a->method]);
+	if (t->type != BPF_MAP_TYPE_HASH && t->type != BPF_MAP_TYPE_PERCPU_HASH)
+		return mb_run_usage(run, "--churn %u: walks under change are of hash and percpu_hash maps, not %s (an LRU map would evict, an array deletes nothing)",
+				    a->churn, t->name);
+	if ((uint64_t)a->entries + a->churn > a->max_entries)
+		return mb_run_bad_num(run, "churn", a->churn, "0..%u (--max_entries less the %u entries of --fill)",
+				      a->max_entries - a->entries, a->entries);
+	return 0;
+}
+
 static int check_kernel(struct mb_run *run, const struct mb_map_type_info *t,
 			const struct scan_args *a, uint32_t flags)
 {
@@ -209,6 +226,8 @@ static int scan_validate(struct mb_run *run)
 	if (t->map_in_map)
 		a->value_size = 4;
 	err = check_fill(run, t, a);
+	if (!err && a->churn)
+		err = check_churn(run, t, a);
 	if (!err)
 		err = check_memory(run, t, a, flags);
 	return err ? err : check_kernel(run, t, a, flags);

@@ -49,6 +49,7 @@ struct scan_args {
 	struct scan_fill fill;
 	uint32_t batch_size;
 	uint32_t value_size;
+	uint32_t churn;		/* keys a second thread deletes and inserts during the walks */
 	/* Resolved by validate. */
 	uint32_t entries;	/* the fill as a count */
 };
@@ -75,7 +76,15 @@ struct scan_state {
 	bool (*stop)(void *ctx);
 	void *stop_ctx;
 	uint64_t refills;
-	uint64_t bad_walks;	/* walks that did not see what the map holds: reported */
+	/*
+	 * --churn: the writer thread, and what the walks saw of the present entries (0..n-1,
+	 * which it never touches): seen[k] counts entry k in the walk under way.
+	 */
+	struct scan_churn *churn;
+	uint8_t *seen;
+	uint64_t walks_all;	/* every walk counted, samples or not */
+	uint64_t writer_ops;	/* the writer's deletes and inserts */
+	uint64_t restarts, twice, missed, churned;	/* over them */
 };
 
 /* The entries, syscalls and fingerprint of one walk. */
@@ -83,7 +92,16 @@ struct scan_walk {
 	uint64_t entries;
 	uint64_t calls;
 	uint64_t sum;
+	/* --churn: the walk's first key, returns to it, entries seen again, the writer's keys. */
+	bool started;
+	uint32_t first;
+	uint64_t restarts, twice, churned;
 };
+
+/* scan_churn.c: the writer of --churn, on another CPU than @cpu where there is one. */
+int scan_churn_start(struct mb_run *run, struct scan_state *st, int cpu);
+/* Stop and join it: the ops it made (deletes and inserts), or -errno where it failed. */
+int64_t scan_churn_stop(struct scan_state *st);
 
 /* scan_methods.c: the methods map type @type has (SCAN_METHOD() ORed). */
 unsigned int scan_methods_of(const struct mb_map_type_info *type);
@@ -97,6 +115,8 @@ int scan_refill(struct mb_run *run, struct scan_state *st);
 
 /* scan_walk.c: the entry number of a key of the map. */
 uint32_t scan_key_entry(const struct scan_state *st, const void *key);
+/* Before a walk, outside its time: forget what the last one saw (--churn). */
+void scan_walk_prepare(struct scan_state *st);
 /* One walk of the map by the run's method; 0 or -errno. */
 int scan_walk_once(struct scan_state *st, struct scan_walk *out);
 /* Whether @out saw each present entry once (a drain: and left the map empty). */

@@ -31,9 +31,8 @@ static int refill(struct mb_run *run, struct mb_producer *p, struct scan_state *
 	return err;
 }
 
-int scan_producer(struct mb_run *run, struct mb_producer *p)
+static int walk_loop(struct mb_run *run, struct mb_producer *p, struct scan_state *st)
 {
-	struct scan_state *st = run->priv;
 	struct mb_counters c = { 0 };
 	uint64_t base, walked = 0;
 	struct scan_walk w;
@@ -42,8 +41,10 @@ int scan_producer(struct mb_run *run, struct mb_producer *p)
 	mb_producer_publish_stamped(p, &c);
 	base = c.end_ns;
 	while (!mb_run_should_stop(run)) {
-		uint64_t t0 = mb_now_ns();
+		uint64_t t0;
 
+		scan_walk_prepare(st);
+		t0 = mb_now_ns();
 		err = scan_walk_once(st, &w);
 		walked += mb_now_ns() - t0;
 		if (err == -EINTR)
@@ -58,6 +59,7 @@ int scan_producer(struct mb_run *run, struct mb_producer *p)
 		err = scan_walk_check(run, st, &w);
 		if (err)
 			return err;
+		st->walks_all++;
 		c.ops++;
 		c.hits++;
 		c.calls += w.calls;
@@ -72,6 +74,27 @@ int scan_producer(struct mb_run *run, struct mb_producer *p)
 		}
 	}
 	return 0;
+}
+
+int scan_producer(struct mb_run *run, struct mb_producer *p)
+{
+	struct scan_state *st = run->priv;
+	int64_t ops;
+	int err;
+
+	if (st->a->churn) {
+		err = scan_churn_start(run, st, p->cpu);
+		if (err)
+			return mb_run_fail(run, err, "cannot start the --churn writer: %s",
+					   strerror(-err));
+	}
+	err = walk_loop(run, p, st);
+	ops = scan_churn_stop(st);
+	if (ops < 0 && !err)
+		return mb_run_fail(run, (int)ops, "the --churn writer failed: %s",
+				   strerror((int)-ops));
+	st->writer_ops = ops > 0 ? (uint64_t)ops : 0;
+	return err;
 }
 
 /* The measured samples' walks: their count, time, syscalls and entries. */
@@ -93,6 +116,23 @@ static void totals(const struct mb_run *run, struct mb_counters *t)
 static struct mb_json *per(double v, double n)
 {
 	return n > 0 ? mb_json_number(v / n) : mb_json_null();
+}
+
+/* --churn: over every walk the producer made, what they saw of the present entries. */
+static void churn_report(const struct scan_state *st, struct mb_json *o)
+{
+	double walks = (double)st->walks_all;
+
+	mb_json_set_num(o, "keys", st->a->churn);
+	mb_json_set_num(o, "writer_ops", (double)st->writer_ops);
+	mb_json_set_num(o, "walks", walks);
+	mb_json_set_num(o, "restarts", (double)st->restarts);
+	mb_json_set_num(o, "seen_twice", (double)st->twice);
+	mb_json_set_num(o, "missed", (double)st->missed);
+	mb_json_set_num(o, "churned_seen", (double)st->churned);
+	mb_json_set(o, "restarts_per_walk", per((double)st->restarts, walks));
+	mb_json_set(o, "seen_twice_per_walk", per((double)st->twice, walks));
+	mb_json_set(o, "missed_per_walk", per((double)st->missed, walks));
 }
 
 void scan_finish(struct mb_run *run)
@@ -127,5 +167,7 @@ void scan_finish(struct mb_run *run)
 	mb_json_set(w, "syscalls_per_walk", per((double)t.calls, walks));
 	mb_json_set(w, "entries_per_walk", per((double)t.counter[0], walks));
 	mb_json_set_num(w, "refills", (double)st->refills);
-	mb_json_set_bool(w, "checked", true);
+	mb_json_set_bool(w, "checked", !st->seen);
+	if (st->seen)
+		churn_report(st, mb_json_child(w, "churn"));
 }

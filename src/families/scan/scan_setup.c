@@ -145,6 +145,8 @@ int scan_setup(struct mb_run *run)
 		err = scan_refill(run, st);
 	if (!err && (st->method == SCAN_ITER || st->method == SCAN_FOR_EACH))
 		err = scan_prog_open(run, st);
+	if (!err && a->churn && !(st->seen = calloc(st->present ? st->present : 1, 1)))
+		err = mb_run_fail(run, -ENOMEM, "out of memory");
 	if (err)
 		return err;
 	mb_run_report_map_memory(run, "map", st->fd, st->present);
@@ -157,8 +159,10 @@ void scan_teardown(struct mb_run *run)
 
 	if (!st)
 		return;
+	scan_churn_stop(st);
 	scan_prog_close(st);
 	mb_filler_close(st->filler);
+	free(st->seen);
 	if (st->fd >= 0)
 		close(st->fd);
 	if (st->inner_fd >= 0)

@@ -31,7 +31,7 @@ static double num(const struct mb_json *w, const char *key)
 
 static void scan_notes(FILE *f, const struct mb_run *run)
 {
-	const struct mb_json *w = mb_json_get(run->extra, "walk");
+	const struct mb_json *w = mb_json_get(run->extra, "walk"), *c = mb_json_get(w, "churn");
 
 	if (mb_log_quiet() || !w)
 		return;
@@ -39,10 +39,16 @@ static void scan_notes(FILE *f, const struct mb_run *run)
 		mb_json_str(mb_json_get(w, "map_type"), "?"),
 		mb_json_str(mb_json_get(w, "map_flags"), "?"), num(w, "max_entries"),
 		num(w, "present"), num(w, "fill") * 100);
-	fprintf(f, "Walk: %s, %.3f us per walk, %.3f ns per entry, %.4f ns per slot, %.1f syscalls and %.0f entries per walk, %.0f walks, each checked\n",
+	fprintf(f, "Walk: %s, %.3f us per walk, %.3f ns per entry, %.4f ns per slot, %.1f syscalls and %.0f entries per walk, %.0f walks, %s\n",
 		mb_json_str(mb_json_get(w, "method"), "?"), num(w, "ns_per_walk") / 1e3,
 		num(w, "ns_per_entry"), num(w, "ns_per_slot"), num(w, "syscalls_per_walk"),
-		num(w, "entries_per_walk"), num(w, "walks"));
+		num(w, "entries_per_walk"), num(w, "walks"),
+		c ? "under change (below)" : "each checked");
+	if (c)
+		fprintf(f, "Churn: %.0f keys deleted and inserted by another thread (%.0f syscalls); per walk %.3f restarts, %.3f entries seen twice, %.3f missed, %.1f of its keys seen\n",
+			num(c, "keys"), num(c, "writer_ops"), num(c, "restarts_per_walk"),
+			num(c, "seen_twice_per_walk"), num(c, "missed_per_walk"),
+			num(c, "churned_seen") / num(c, "walks"));
 }
 
 static void scan_figures(const struct mb_run *run, const struct mb_summary *sum,

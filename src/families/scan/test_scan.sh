@@ -104,6 +104,15 @@ expect_rc 0 "no_common_lru, --fill 1%" "${QUICK[@]}" map-scan --map_type lru_has
 jq_check "an LRU map without a common list holds its fill, 1 % of 4000" "$OUT" \
 	"$R.extra.walk.present == 40 and $R.extra.walk.map_flags == \"no_common_lru\""
 
+# ---- walks under change: what they saw of the entries the writer never touches ----
+expect_rc 0 "get_next_key under --churn" "${QUICK[@]}" map-scan --method get_next_key \
+	--max_entries 2000 --fill 500 --churn 50 --format json
+jq_check "--churn: the writer ran; restarts, entries seen twice or missed counted, within bounds" \
+	"$OUT" "$R.extra.walk as \$w | \$w.churn as \$c | \$w.checked == false and \$c.keys == 50 and
+	 \$c.writer_ops > 0 and \$c.walks >= \$w.walks and \$c.walks >= 1 and \$c.missed >= 0 and
+	 \$c.restarts <= \$c.seen_twice and
+	 \$c.churned_seen <= \$c.walks * 50 and \$c.missed <= \$c.walks * 500"
+
 # ---- bad input: one line, exit 2, nothing created ----
 expect_usage "--fill 301: must be 0..300 (--max_entries)" map-scan --max_entries 300 --fill 301
 expect_usage "--fill 101%: must be" map-scan --fill 101%
@@ -123,6 +132,12 @@ expect_usage "--max_entries 16777216: must be smaller (a percpu_array map of it 
 expect_usage "--value_size 8: must be 4 (hash_of_maps values" map-scan --map_type hash_of_maps \
 	--value_size 8
 expect_usage "-p/--producers 2: this bench needs a single producer" -p2 map-scan
+expect_usage "--churn 10: walks under change are get_next_key and lookup_batch walks, not delete" \
+	map-scan --method delete --churn 10
+expect_usage "--churn 10: walks under change are of hash and percpu_hash maps, not lru_hash" \
+	map-scan --map_type lru_hash --method get_next_key --churn 10
+expect_usage "--churn 101: must be 0..100 (--max_entries less the 900 entries of --fill)" \
+	map-scan --max_entries 1000 --fill 900 --churn 101
 
 # ---- SIGINT during a run; nothing left behind ----
 interrupt_run -w0 -d100 --interval_ms 100 map-scan --method lookup_and_delete_batch \
