@@ -69,7 +69,7 @@ static int walk_loop(struct mb_run *run, struct mb_producer *p, struct scan_stat
 		if (scan_drains(st->method) && st->present) {
 			err = refill(run, p, st, &c);
 			if (err)
-				return err;
+				return err == -EINTR ? 0 : err;
 			mb_producer_publish(p, &c);
 		}
 	}

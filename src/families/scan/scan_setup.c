@@ -24,6 +24,13 @@
 #include "drivers/map_report.h"
 #include "sys/probe.h"
 
+/* A fill of millions of entries takes seconds: SIGINT ends it. */
+static bool interrupted(void *ctx)
+{
+	(void)ctx;
+	return mb_interrupted();
+}
+
 static struct mb_fill fill_req(struct mb_run *run, struct scan_state *st)
 {
 	bool kernel = !st->type->map_in_map && st->e.key != MB_KEY_LPM;
@@ -32,7 +39,7 @@ static struct mb_fill fill_req(struct mb_run *run, struct scan_state *st)
 		.fd = st->fd, .e = &st->e, .count = st->a->entries,
 		.method = kernel ? MB_FILL_KERNEL : MB_FILL_BATCH, .filler = st->filler,
 		/* no_common_lru: each CPU's LRU list holds its share; fill from every CPU. */
-		.cpus = &run->env->online,
+		.cpus = &run->env->online, .stop = interrupted,
 	};
 }
 
@@ -43,6 +50,8 @@ int scan_refill(struct mb_run *run, struct scan_state *st)
 	struct mb_fill_result r;
 	int err = mb_map_fill(&f, &r);
 
+	if (err == -EINTR)
+		return err;
 	if (err)
 		return mb_run_fail(run, err, "cannot fill the %s map with %u entries: %s",
 				   st->type->name, f.count, strerror(-err));
@@ -143,6 +152,8 @@ int scan_setup(struct mb_run *run)
 	}
 	if (!err && !st->type->array)
 		err = scan_refill(run, st);
+	if (err == -EINTR)
+		return 0;	/* SIGINT: the runner ends the run */
 	if (!err && (st->method == SCAN_ITER || st->method == SCAN_FOR_EACH))
 		err = scan_prog_open(run, st);
 	if (!err && a->churn && !(st->seen = calloc(st->present ? st->present : 1, 1)))
