@@ -14,6 +14,7 @@
 
 #include "scan.h"
 #include "maps/maps.h"
+#include "core/env.h"
 #include "sys/meminfo.h"
 #include "util/numparse.h"
 
@@ -86,6 +87,8 @@ static const struct mb_opt scan_opts[] = {
 			  "per-CPU maps: of each CPU's value; hash_of_maps: 4 (an inner map's fd)"),
 	MB_OPT_U32_DEF("churn", struct scan_args, churn, "0", 0, SCAN_MAX_ENTRIES, "N",
 		       "Keys a second thread deletes and inserts during the walks (get_next_key, lookup_batch on hash, percpu_hash); the walks then report restarts, entries seen twice and missed"),
+	MB_OPT_FLAG_DEF("stall_probe", struct scan_args, stall_probe,
+			"A thread on the walker's CPU (-a) times how long the walks keep it off the CPU: the longest stall"),
 	MB_OPT_END,
 };
 
@@ -225,6 +228,8 @@ static int scan_validate(struct mb_run *run)
 				      "4 (hash_of_maps values are inner maps' fds)");
 	if (t->map_in_map)
 		a->value_size = 4;
+	if (a->stall_probe && !run->env->affinity && !run->env->prod_cpus.count)
+		return mb_run_usage(run, "--stall_probe: give -a or --prod-affinity too (the probe runs on the walker's CPU)");
 	err = check_fill(run, t, a);
 	if (!err && a->churn)
 		err = check_churn(run, t, a);

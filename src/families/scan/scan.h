@@ -50,8 +50,16 @@ struct scan_args {
 	uint32_t batch_size;
 	uint32_t value_size;
 	uint32_t churn;		/* keys a second thread deletes and inserts during the walks */
+	bool stall_probe;	/* a probe thread on the walker's CPU times its longest stall */
 	/* Resolved by validate. */
 	uint32_t entries;	/* the fill as a count */
+};
+
+/* What --stall_probe measured: its longest time off the CPU, and gaps of 1 ms or more. */
+struct scan_stall_result {
+	uint64_t longest_ns;
+	uint64_t long_gaps, long_ns;
+	uint64_t ns;		/* the time it ran */
 };
 
 /* A run's state. */
@@ -84,6 +92,9 @@ struct scan_state {
 	uint8_t *seen;
 	uint64_t walks_all;	/* every walk counted, samples or not */
 	uint64_t writer_ops;	/* the writer's deletes and inserts */
+	struct scan_stall *stall;	/* --stall_probe */
+	struct scan_stall_result stall_result;
+	bool stall_ran;
 	uint64_t restarts, twice, missed, churned;	/* over them */
 };
 
@@ -102,6 +113,10 @@ struct scan_walk {
 int scan_churn_start(struct mb_run *run, struct scan_state *st, int cpu);
 /* Stop and join it: the ops it made (deletes and inserts), or -errno where it failed. */
 int64_t scan_churn_stop(struct scan_state *st);
+
+/* scan_stall.c: the probe of --stall_probe on @cpu; stop joins it and keeps its result. */
+int scan_stall_start(struct scan_state *st, int cpu);
+void scan_stall_stop(struct scan_state *st);
 
 /* scan_methods.c: the methods map type @type has (SCAN_METHOD() ORed). */
 unsigned int scan_methods_of(const struct mb_map_type_info *type);

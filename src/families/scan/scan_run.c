@@ -88,7 +88,16 @@ int scan_producer(struct mb_run *run, struct mb_producer *p)
 			return mb_run_fail(run, err, "cannot start the --churn writer: %s",
 					   strerror(-err));
 	}
+	if (st->a->stall_probe) {
+		err = scan_stall_start(st, p->cpu);
+		if (err) {
+			scan_churn_stop(st);
+			return mb_run_fail(run, err, "cannot start the --stall_probe thread: %s",
+					   strerror(-err));
+		}
+	}
 	err = walk_loop(run, p, st);
+	scan_stall_stop(st);
 	ops = scan_churn_stop(st);
 	if (ops < 0 && !err)
 		return mb_run_fail(run, (int)ops, "the --churn writer failed: %s",
@@ -135,6 +144,17 @@ static void churn_report(const struct scan_state *st, struct mb_json *o)
 	mb_json_set(o, "missed_per_walk", per((double)st->missed, walks));
 }
 
+/* --stall_probe: the probe's longest time off the CPU, over the whole run. */
+static void stall_report(const struct scan_state *st, struct mb_json *o)
+{
+	const struct scan_stall_result *r = &st->stall_result;
+
+	mb_json_set_num(o, "longest_ns", (double)r->longest_ns);
+	mb_json_set_num(o, "gaps_over_1ms", (double)r->long_gaps);
+	mb_json_set(o, "share_in_long_gaps", per((double)r->long_ns, (double)r->ns));
+	mb_json_set_num(o, "probe_ns", (double)r->ns);
+}
+
 void scan_finish(struct mb_run *run)
 {
 	struct scan_state *st = run->priv;
@@ -170,4 +190,6 @@ void scan_finish(struct mb_run *run)
 	mb_json_set_bool(w, "checked", !st->seen);
 	if (st->seen)
 		churn_report(st, mb_json_child(w, "churn"));
+	if (st->stall_ran)
+		stall_report(st, mb_json_child(w, "stall"));
 }

@@ -170,6 +170,7 @@ void scan_teardown(struct mb_run *run)
 
 	if (!st)
 		return;
+	scan_stall_stop(st);
 	scan_churn_stop(st);
 	scan_prog_close(st);
 	mb_filler_close(st->filler);

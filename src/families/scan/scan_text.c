@@ -32,6 +32,7 @@ static double num(const struct mb_json *w, const char *key)
 static void scan_notes(FILE *f, const struct mb_run *run)
 {
 	const struct mb_json *w = mb_json_get(run->extra, "walk"), *c = mb_json_get(w, "churn");
+	const struct mb_json *t = mb_json_get(w, "stall");
 
 	if (mb_log_quiet() || !w)
 		return;
@@ -49,6 +50,9 @@ static void scan_notes(FILE *f, const struct mb_run *run)
 			num(c, "keys"), num(c, "writer_ops"), num(c, "restarts_per_walk"),
 			num(c, "seen_twice_per_walk"), num(c, "missed_per_walk"),
 			num(c, "churned_seen") / num(c, "walks"));
+	if (t)
+		fprintf(f, "Stall: a thread on the walker's CPU was kept off it for %.3f ms at most; %.0f gaps of 1 ms or more\n",
+			num(t, "longest_ns") / 1e6, num(t, "gaps_over_1ms"));
 }
 
 static void scan_figures(const struct mb_run *run, const struct mb_summary *sum,

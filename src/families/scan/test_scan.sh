@@ -115,6 +115,14 @@ jq_check "--churn: the writer ran; restarts, entries seen twice or missed counte
 	 \$c.restarts <= \$c.seen_twice and
 	 \$c.churned_seen >= 0 and \$c.missed <= \$c.walks * 500"
 
+# ---- the stall probe: a thread on the walker's CPU timed its longest time off it ----
+expect_rc 0 "--stall_probe -a" "${QUICK[@]}" -a map-scan --max_entries 100000 --fill 10 \
+	--stall_probe --format json
+jq_check "--stall_probe: the probe ran and timed a longest gap, of less than the run" "$OUT" \
+	"$R.extra.walk.stall as \$s | \$s.probe_ns > 0 and \$s.longest_ns > 0 and
+	 \$s.longest_ns <= \$s.probe_ns and \$s.gaps_over_1ms >= 0 and
+	 \$s.share_in_long_gaps >= 0 and \$s.share_in_long_gaps <= 1"
+
 # ---- bad input: one line, exit 2, nothing created ----
 expect_usage "--fill 301: must be 0..300 (--max_entries)" map-scan --max_entries 300 --fill 301
 expect_usage "--fill 101%: must be" map-scan --fill 101%
@@ -138,6 +146,7 @@ expect_usage "--churn 10: walks under change are get_next_key and lookup_batch w
 	map-scan --method delete --churn 10
 expect_usage "--churn 10: walks under change are of hash and percpu_hash maps, not lru_hash" \
 	map-scan --map_type lru_hash --method get_next_key --churn 10
+expect_usage "--stall_probe: give -a or --prod-affinity too" map-scan --stall_probe
 expect_usage "--churn 101: must be 0..100 (--max_entries less the 900 entries of --fill)" \
 	map-scan --max_entries 1000 --fill 900 --churn 101
 
