@@ -50,8 +50,8 @@ static int walk_loop(struct mb_run *run, struct mb_producer *p, struct scan_stat
 		if (err == -EINTR)
 			break;		/* the run ended during the walk: it does not count */
 		if (err == -ENOSPC)
-			return mb_run_usage(run, "--batch_size %u: a bucket of the map holds more entries than one batch (ENOSPC): raise it",
-					    st->a->batch_size);
+			return mb_run_fail(run, err, "--batch_size %u: a bucket of the map holds more entries than one batch (ENOSPC): raise it",
+					   st->a->batch_size);
 		if (err)
 			return mb_run_fail(run, err, "a %s walk of the %s map failed: %s",
 					   scan_method_names[st->method], st->type->name,
