@@ -19,6 +19,13 @@ void mb_walk_init(struct mb_walk *w, int fd, const struct bpf_map_info *info)
 					    info->value_size);
 }
 
+/* One BPF syscall made, counted where the caller asks. */
+static void count_call(const struct mb_walk *w)
+{
+	if (w->calls)
+		(*w->calls)++;
+}
+
 static bool stopped(const struct mb_walk *w)
 {
 	return w->stop && w->stop(w->stop_ctx);
@@ -33,7 +40,10 @@ static int absent_key(const struct mb_walk *w, uint8_t *key, void *val)
 {
 	for (int b = 0xff; b > 0xfb; b--) {
 		memset(key, b, w->key_size);
-		if (w->type == BPF_MAP_TYPE_LPM_TRIE || bpf_map_lookup_elem(w->fd, key, val))
+		if (w->type == BPF_MAP_TYPE_LPM_TRIE)
+			return 0;
+		count_call(w);
+		if (bpf_map_lookup_elem(w->fd, key, val))
 			return 0;
 	}
 	return -EEXIST;
@@ -42,6 +52,8 @@ static int absent_key(const struct mb_walk *w, uint8_t *key, void *val)
 /* One key of a key walk: looked up if asked (gone meanwhile: passed over), counted, visited. */
 static int visit(const struct mb_walk *w, const void *key, void *val, uint64_t *n)
 {
+	if (w->lookup)
+		count_call(w);
 	if (w->lookup && bpf_map_lookup_elem(w->fd, key, val))
 		return errno == ENOENT ? 0 : -errno;
 	(*n)++;
@@ -65,7 +77,12 @@ int mb_map_walk_keys(const struct mb_walk *w, uint64_t *n)
 	}
 	next = cur + w->key_size;
 	err = absent_key(w, cur, val);
-	while (!err && !bpf_map_get_next_key(w->fd, cur, next)) {
+	while (!err) {
+		count_call(w);
+		if (bpf_map_get_next_key(w->fd, cur, next)) {
+			err = errno == ENOENT ? 0 : -errno;	/* ENOENT: the last key */
+			break;
+		}
 		if (!(*n & 0xffff) && stopped(w))
 			err = -EINTR;
 		else
@@ -74,8 +91,6 @@ int mb_map_walk_keys(const struct mb_walk *w, uint64_t *n)
 		cur = next;
 		next = t;
 	}
-	if (!err && errno != ENOENT)
-		err = -errno;
 out:
 	free(buf);
 	free(val);
@@ -85,8 +100,11 @@ out:
 static int batch_call(const struct mb_walk *w, bool drain, void *in, void *out, void *keys,
 		      void *vals, __u32 *count)
 {
-	int ret = drain ? bpf_map_lookup_and_delete_batch(w->fd, in, out, keys, vals, count, NULL) :
-			  bpf_map_lookup_batch(w->fd, in, out, keys, vals, count, NULL);
+	int ret;
+
+	count_call(w);
+	ret = drain ? bpf_map_lookup_and_delete_batch(w->fd, in, out, keys, vals, count, NULL) :
+		      bpf_map_lookup_batch(w->fd, in, out, keys, vals, count, NULL);
 
 	return ret ? -errno : 0;
 }
@@ -151,6 +169,56 @@ int mb_map_walk_batch(const struct mb_walk *w, uint64_t *n)
 int mb_map_drain_batch(const struct mb_walk *w, uint64_t *n)
 {
 	return walk_batch(w, true, n);
+}
+
+/* Delete @key, seen by a key drain: counted and visited; gone meanwhile: passed over. */
+static int drain_one(const struct mb_walk *w, const void *key, uint64_t *n)
+{
+	count_call(w);
+	if (bpf_map_delete_elem(w->fd, key))
+		return errno == ENOENT ? 0 : -errno;
+	(*n)++;
+	return w->fn ? w->fn(key, NULL, w->ctx) : 0;
+}
+
+int mb_map_drain_keys(const struct mb_walk *w, uint64_t *n)
+{
+	uint8_t *buf = calloc(2, w->key_size ? w->key_size : 1), *cur = buf, *next, *t;
+	void *val = malloc(w->value_bytes ? w->value_bytes : 8);
+	bool more;
+	int err;
+
+	*n = 0;
+	err = buf && val ? 0 : -ENOMEM;
+	if (!err && !w->key_size)
+		err = -EOPNOTSUPP;
+	if (err)
+		goto out;
+	next = cur + w->key_size;
+	err = absent_key(w, next, val);
+	count_call(w);
+	if (err || bpf_map_get_next_key(w->fd, next, cur)) {
+		err = err ? err : errno == ENOENT ? 0 : -errno;	/* ENOENT: empty */
+		goto out;
+	}
+	do {
+		count_call(w);
+		more = !bpf_map_get_next_key(w->fd, cur, next);
+		if (!more && errno != ENOENT) {
+			err = -errno;
+			break;
+		}
+		err = drain_one(w, cur, n);
+		if (!err && !(*n & 0xffff) && stopped(w))
+			err = -EINTR;
+		t = cur;
+		cur = next;
+		next = t;
+	} while (!err && more);
+out:
+	free(buf);
+	free(val);
+	return err;
 }
 
 int mb_map_count_entries(int fd, const struct bpf_map_info *info, uint64_t *n)
