@@ -5,8 +5,10 @@
  * was read back.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "core/bench.h"
+#include "core/summary.h"
 #include "output/report.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -37,6 +39,21 @@ static void xm_devices(FILE *f, const struct mb_json *x)
 	fprintf(f, "; %.0f AF_XDP sockets\n", mb_json_num(mb_json_get(x, "xsk_sockets"), 0));
 }
 
+/*
+ * xdp-map-update's calls timed one by one (op_ns): a delete's rate counts its untimed put-back
+ * too, so the Summary's latency is not what one delete costs.
+ */
+static void xm_call_line(FILE *f, const struct mb_run *run, const char *op)
+{
+	const struct mb_summary *sum = run->summary;
+
+	if (!sum || !sum->has_metric[0])
+		return;
+	fprintf(f, "Call: one %s alone %.1f ns (op_ns, the mean over the samples)%s\n", op,
+		sum->metric[0].mean, strcmp(op, "delete") ? "" :
+		"; the Summary's rate counts each delete with its untimed put-back");
+}
+
 static void xm_notes(FILE *f, const struct mb_run *run)
 {
 	const struct mb_json *x = run->extra, *c = mb_json_get(x, "ops_checked");
@@ -44,7 +61,7 @@ static void xm_notes(FILE *f, const struct mb_run *run)
 	if (mb_log_quiet() || !c)
 		return;
 	xm_devices(f, x);
-	if (mb_json_get(x, "op"))
+	if (mb_json_get(x, "op")) {
 		fprintf(f, "Ops read back: %.0f %s calls, %.0f done, %.0f failed; entries as written %.0f, wrong %.0f%s\n",
 			mb_json_num(mb_json_get(c, "ops"), 0),
 			mb_json_str(mb_json_get(x, "op"), "?"),
@@ -54,7 +71,8 @@ static void xm_notes(FILE *f, const struct mb_run *run)
 			mb_json_num(mb_json_get(c, "entries_wrong"), 0),
 			mb_json_truthy(mb_json_get(c, "read_back")) ? "" :
 			" (xskmap: user space may not look entries up)");
-	else if (mb_json_get(c, "frames_arrived"))
+		xm_call_line(f, run, mb_json_str(mb_json_get(x, "op"), "?"));
+	} else if (mb_json_get(c, "frames_arrived"))
 		fprintf(f, "Frames sent (live): %.0f bpf_redirect_map in %.0f calls, %.0f XDP_REDIRECT, %.0f not found; the entries name the veth pair only; %.0f arrived at the peers' XDP programs\n",
 			mb_json_num(mb_json_get(c, "ops"), 0),
 			mb_json_num(mb_json_get(c, "calls"), 0),
