@@ -92,6 +92,8 @@ struct rb_state {
 	size_t stamps_len;
 	struct rb_check check;
 	uint64_t wakeups;		/* waits that ended with records (rb_count_wakeup) */
+	bool poll_waiting;		/* the taking thread's own: a libbpf poll began, no
+					 * record of it seen yet (rb_poll_record) */
 	uint64_t last_received;		/* rb_live_measure's last reading */
 	uint64_t last_wakeups;
 	uint64_t kernel_lost;		/* perf buffer: samples the kernel says it lost */
@@ -107,18 +109,36 @@ static inline void rb_count_wakeup(struct rb_state *st)
 }
 
 /*
- * What a libbpf poll (@timeout_ms >= 0) or consume returned, @n, as a take returns it: the
- * records it took since @before (st->check.received then), and a wake-up when a poll found
- * records. An interrupted poll took nothing.
+ * A libbpf poll (@timeout_ms >= 0) is about to wait: the first record it takes counts its
+ * wake-up (rb_poll_record). The wake-up is counted at that record, not when the poll
+ * returns, because libbpf's ring buffer poll keeps taking records while the producers keep
+ * writing them: on a busy machine one poll can last the whole run, and a count made on its
+ * return would miss every sample. A consume (@timeout_ms < 0) does not wait.
  */
-static inline int rb_libbpf_took(struct rb_state *st, int n, int timeout_ms, uint64_t before)
+static inline void rb_poll_begins(struct rb_state *st, int timeout_ms)
+{
+	st->poll_waiting = timeout_ms >= 0;
+}
+
+/* In a libbpf record callback: the first record after a wait is that wait's wake-up. */
+static inline void rb_poll_record(struct rb_state *st)
+{
+	if (st->poll_waiting) {
+		st->poll_waiting = false;
+		rb_count_wakeup(st);
+	}
+}
+
+/*
+ * What a libbpf poll or consume returned, @n, as a take returns it: the records it took
+ * since @before (st->check.received then). An interrupted poll took nothing.
+ */
+static inline int rb_libbpf_took(struct rb_state *st, int n, uint64_t before)
 {
 	if (n == -EINTR)
 		return 0;
 	if (n < 0)
 		return n;
-	if (n > 0 && timeout_ms >= 0)
-		rb_count_wakeup(st);
 	return (int)(st->check.received - before);
 }
 

@@ -87,6 +87,7 @@ static enum bpf_perf_event_ret lib_event(void *ctx, int cpu, struct perf_event_h
 	uint64_t lost;
 
 	if (e->type == PERF_RECORD_SAMPLE) {
+		rb_poll_record(st);
 		sample_record(st, (const uint8_t *)(e + 1), cpu);
 	} else if (e->type == PERF_RECORD_LOST) {
 		memcpy(&lost, (const uint8_t *)(e + 1) + sizeof(uint64_t), sizeof(lost));
@@ -265,9 +266,10 @@ static int perf_take(struct rb_state *st, int timeout_ms)
 
 	if (st->kind == PB_CUSTOM)
 		return custom_take(st, pf, timeout_ms);
+	rb_poll_begins(st, timeout_ms);
 	n = timeout_ms >= 0 ? perf_buffer__poll(pf->lib, timeout_ms) :
 			      perf_buffer__consume(pf->lib);
-	return rb_libbpf_took(st, n, timeout_ms, before);
+	return rb_libbpf_took(st, n, before);
 }
 
 static void perf_release(struct rb_state *st)

@@ -98,6 +98,7 @@ static int lib_record(void *ctx, void *data, size_t len)
 	struct rb_state *st = ctx;
 	uint64_t id = 0;
 
+	rb_poll_record(st);
 	if (!st->check.each) {
 		rb_check_count(&st->check);
 		return 0;
@@ -222,8 +223,9 @@ static int ring_take(struct rb_state *st, int timeout_ms)
 
 	if (st->kind == RB_CUSTOM)
 		return custom_take(st, r, timeout_ms);
+	rb_poll_begins(st, timeout_ms);
 	n = timeout_ms >= 0 ? ring_buffer__poll(r->lib, timeout_ms) : ring_buffer__consume(r->lib);
-	return rb_libbpf_took(st, n, timeout_ms, before);
+	return rb_libbpf_took(st, n, before);
 }
 
 static void ring_release(struct rb_state *st)
