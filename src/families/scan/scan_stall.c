@@ -5,6 +5,12 @@
  * time it was kept off the CPU: by the scheduler giving the walker its turn, or by a walk's
  * syscall that does not give the CPU up. The longest gap is the figure (a large agent's
  * drain of a huge, almost empty map hurt its host's scheduling latency so).
+ *
+ * Its baseline: after each walk the walker spins in user space for as long as the walk took,
+ * so the same probe, beside the same thread on the same CPU, also sees what the scheduler
+ * gives a busy neighbour anyway. The walker's phase is a counter, odd while it walks (and
+ * checks and refills); a gap the probe saw while the counter was odd or changed counts for
+ * the walks, any other for the baseline.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,31 +26,40 @@ struct scan_stall {
 	pthread_t thread;
 	int cpu;
 	int stop;		/* atomic */
-	struct scan_stall_result r;
+	uint64_t phase;		/* atomic: odd while the walker walks */
+	struct scan_stall_result r[SCAN_STALL_PHASES];
 };
+
+static void gap_add(struct scan_stall_result *r, uint64_t gap)
+{
+	if (gap > r->longest_ns)
+		r->longest_ns = gap;
+	if (gap >= STALL_LONG_NS) {
+		r->long_gaps++;
+		r->long_ns += gap;
+	}
+	r->ns += gap;
+}
 
 static void *probe(void *arg)
 {
 	struct scan_stall *s = arg;
-	uint64_t prev, now, gap, t0;
+	uint64_t prev, now, p0, p1;
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
 	CPU_SET(s->cpu, &set);
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	t0 = prev = mb_now_ns();
+	prev = mb_now_ns();
+	p0 = __atomic_load_n(&s->phase, __ATOMIC_ACQUIRE);
 	while (!__atomic_load_n(&s->stop, __ATOMIC_RELAXED)) {
 		now = mb_now_ns();
-		gap = now - prev;
-		if (gap > s->r.longest_ns)
-			s->r.longest_ns = gap;
-		if (gap >= STALL_LONG_NS) {
-			s->r.long_gaps++;
-			s->r.long_ns += gap;
-		}
+		p1 = __atomic_load_n(&s->phase, __ATOMIC_ACQUIRE);
+		gap_add(&s->r[(p0 & 1) || p1 != p0 ? SCAN_STALL_WALKS : SCAN_STALL_BASELINE],
+			now - prev);
 		prev = now;
+		p0 = p1;
 	}
-	s->r.ns = prev - t0;
 	return NULL;
 }
 
@@ -65,6 +80,25 @@ int scan_stall_start(struct scan_state *st, int cpu)
 	return 0;
 }
 
+void scan_stall_walk(struct scan_state *st)
+{
+	if (st->stall)
+		__atomic_add_fetch(&st->stall->phase, 1, __ATOMIC_RELEASE);
+}
+
+uint64_t scan_stall_spin(struct mb_run *run, struct scan_state *st, uint64_t ns)
+{
+	uint64_t t0, now;
+
+	if (!st->stall)
+		return 0;
+	__atomic_add_fetch(&st->stall->phase, 1, __ATOMIC_RELEASE);
+	t0 = now = mb_now_ns();
+	while (now - t0 < ns && !mb_run_should_stop(run))
+		now = mb_now_ns();
+	return now - t0;
+}
+
 void scan_stall_stop(struct scan_state *st)
 {
 	struct scan_stall *s = st->stall;
@@ -73,7 +107,8 @@ void scan_stall_stop(struct scan_state *st)
 		return;
 	__atomic_store_n(&s->stop, 1, __ATOMIC_RELAXED);
 	pthread_join(s->thread, NULL);
-	st->stall_result = s->r;
+	for (int i = 0; i < SCAN_STALL_PHASES; i++)
+		st->stall_result[i] = s->r[i];
 	st->stall_ran = true;
 	free(s);
 	st->stall = NULL;
