@@ -128,7 +128,10 @@ int scan_stall_start(struct scan_state *st, int cpu);
 void scan_stall_stop(struct scan_state *st);
 /* The walker: a walk begins (no-ops without the probe) ... */
 void scan_stall_walk(struct scan_state *st);
-/* ... it ended: spin in user space for @ns (the baseline), or until the run ends; the time. */
+/*
+ * ... it ended, after @ns: at the end of a turn of walks (20 ms or more), spin in user space
+ * as long as they took (the baseline), or until the run ends; the time spun.
+ */
 uint64_t scan_stall_spin(struct mb_run *run, struct scan_state *st, uint64_t ns);
 
 /* scan_methods.c: the methods map type @type has (SCAN_METHOD() ORed). */

@@ -6,21 +6,24 @@
  * syscall that does not give the CPU up. The longest gap is the figure (a large agent's
  * drain of a huge, almost empty map hurt its host's scheduling latency so).
  *
- * Its baseline: after each walk the walker spins in user space for as long as the walk took,
- * so the same probe, beside the same thread on the same CPU, also sees what the scheduler
- * gives a busy neighbour anyway. The walker's phase is a counter, odd while it walks (and
- * checks and refills); a gap the probe saw while the counter was odd or changed counts for
- * the walks, any other for the baseline.
+ * Its baseline: the walker takes turns, walks (with their checks and refills) for 20 ms or
+ * more, then spins in user space for as long as those walks took, so the same probe, beside
+ * the same thread on the same CPU, also sees what the scheduler gives a busy neighbour
+ * anyway. Turns far longer than a scheduler slice (a few ms) keep the gaps that straddle two
+ * turns few. The walker's phase is a counter, odd during its walks; a gap the probe saw while
+ * the counter was odd or changed counts for the walks, any other for the baseline.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "scan.h"
 #include "core/run.h"
 
 #define STALL_LONG_NS	1000000ULL	/* gaps counted apart: 1 ms and longer */
+#define STALL_TURN_NS	20000000ULL	/* the walker's turns of walks, at least */
 
 struct scan_stall {
 	pthread_t thread;
@@ -28,6 +31,9 @@ struct scan_stall {
 	int stop;		/* atomic */
 	uint64_t phase;		/* atomic: odd while the walker walks */
 	struct scan_stall_result r[SCAN_STALL_PHASES];
+	/* The walker's own: whether in a turn of walks, and their time so far. */
+	bool walking;
+	uint64_t owed_ns;
 };
 
 static void gap_add(struct scan_stall_result *r, uint64_t gap)
@@ -82,20 +88,30 @@ int scan_stall_start(struct scan_state *st, int cpu)
 
 void scan_stall_walk(struct scan_state *st)
 {
-	if (st->stall)
-		__atomic_add_fetch(&st->stall->phase, 1, __ATOMIC_RELEASE);
+	struct scan_stall *s = st->stall;
+
+	if (!s || s->walking)
+		return;
+	s->walking = true;
+	__atomic_add_fetch(&s->phase, 1, __ATOMIC_RELEASE);
 }
 
 uint64_t scan_stall_spin(struct mb_run *run, struct scan_state *st, uint64_t ns)
 {
+	struct scan_stall *s = st->stall;
 	uint64_t t0, now;
 
-	if (!st->stall)
+	if (!s)
 		return 0;
-	__atomic_add_fetch(&st->stall->phase, 1, __ATOMIC_RELEASE);
+	s->owed_ns += ns;
+	if (s->owed_ns < STALL_TURN_NS)
+		return 0;
+	s->walking = false;
+	__atomic_add_fetch(&s->phase, 1, __ATOMIC_RELEASE);
 	t0 = now = mb_now_ns();
-	while (now - t0 < ns && !mb_run_should_stop(run))
+	while (now - t0 < s->owed_ns && !mb_run_should_stop(run))
 		now = mb_now_ns();
+	s->owed_ns = 0;
 	return now - t0;
 }
 

@@ -127,9 +127,10 @@ jq_check "--churn: the writer ran; restarts, entries seen twice or missed counte
 
 # ---- the stall probe: a thread on the walker's CPU timed its longest time off it ----
 # ... during the walks, and beside the walker spinning in user space as long (the baseline).
-# An almost empty map: 0.001 % of 100000 slots, one entry.
-expect_rc 0 "--stall_probe -a, --fill 0.001%" "${QUICK[@]}" -a map-scan --max_entries 100000 \
-	--fill 0.001% --stall_probe -o "$TMP/stall.json"
+# An almost empty map: 0.001 % of 100000 slots, one entry; 100 ms, room for the walker's
+# turns of walks (20 ms) and of spinning.
+expect_rc 0 "--stall_probe -a, --fill 0.001%" -w0 -d1 --interval_ms 100 -a map-scan \
+	--max_entries 100000 --fill 0.001% --stall_probe -o "$TMP/stall.json"
 jq_check "--fill 0.001% of 100000: one entry" "$TMP/stall.json" "$R.extra.walk.present == 1"
 jq_check "--stall_probe: the probe timed a longest gap during the walks and beside the spinning walker (baseline), and their difference" \
 	"$TMP/stall.json" "$R.extra.walk.stall as \$s | \$s.baseline as \$b |
