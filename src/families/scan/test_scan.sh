@@ -29,7 +29,7 @@ expect_rc 0 "every method on the hash maps (one sweep)" sweep map-scan \
 expect_rc 0 "every method on the arrays, the trie and the map-in-map (one sweep)" sweep map-scan \
 	--param "map_type=$(san_pick array,percpu_array,lpm_trie,hash_of_maps -- array,lpm_trie,hash_of_maps)" \
 	--param "map_flags=0,no_prealloc" \
-	--param "method=$methods" --skip-invalid -w0 -d1 --interval_ms 20 --max_entries 4 \
+	--param "method=$methods" --skip-invalid -w0 -d1 --interval_ms 50 --max_entries 4 \
 	--batch_size 4 -q -o "$TMP/rest.json"
 # The fields the checks read, once: the documents carry every sample.
 jq -s '{results: [.[].results[] | {params, status, reason, extra: {walk: .extra.walk},
