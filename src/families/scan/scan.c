@@ -250,6 +250,7 @@ const struct mb_bench mb_bench_map_scan = {
 	.map_types = scan_type_names,
 	.text = &scan_text,
 	.counters = scan_counters,
+	.sweep_fastest = "method",	/* which method to use at each fullness */
 	.validate = scan_validate,
 	.setup = scan_setup,
 	.producer = scan_producer,

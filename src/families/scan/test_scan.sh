@@ -26,6 +26,19 @@ expect_rc 0 "every method on the hash maps (one sweep)" sweep map-scan \
 	--param "map_flags=0,no_prealloc,no_common_lru" \
 	--param "method=$methods" --skip-invalid -w0 -d1 --interval_ms 10 --max_entries 300 \
 	--fill 200 --batch_size 64 -q -o "$TMP/hash.json"
+# map-scan ranks its methods: under the table, the fastest at each other swept value.
+check "the fastest method at each type and flags, on one line under the table" grep -qE \
+	'^Fastest method \(lowest ns/op\) at each map_type, map_flags: hash 0: [a-z_]+; hash no_prealloc: [a-z_]+; hash no_common_lru: none ran; ' \
+	"$OUT"
+jq_check "... the method of the lowest ns/op among the points of each that ran" "$TMP/hash.json" \
+	'.results as $r | .sweep.fastest as $f | [.sweep.points[] | select(.result != null) |
+	 $r[.result] as $x | select($x.status == "ok") | {at: (.values | del(.method)),
+	 m: .values.method, ns: $x.summary.latency_wall.mean}] as $p |
+	 $f.param == "method" and $f.by == ["map_type", "map_flags"] and
+	 ($f.groups | length) == ([.sweep.points[].values | del(.method)] | unique | length) and
+	 all($f.groups[]; .at as $a | [$p[] | select(.at == $a)] as $c |
+	  if ($c | length) == 0 then .value == null and .ns_per_op == null
+	  else ($c | min_by(.ns)) as $b | .value == $b.m and .ns_per_op == $b.ns end)'
 expect_rc 0 "every method on the arrays, the trie and the map-in-map (one sweep)" sweep map-scan \
 	--param "map_type=$(san_pick array,percpu_array,lpm_trie,hash_of_maps -- array,lpm_trie,hash_of_maps)" \
 	--param "map_flags=0,no_prealloc" \
