@@ -133,6 +133,8 @@ void scan_stall_walk(struct scan_state *st);
  * as long as they took (the baseline), or until the run ends; the time spun.
  */
 uint64_t scan_stall_spin(struct mb_run *run, struct scan_state *st, uint64_t ns);
+/* After the last walk: where the run ended before a turn did, spin until the probe saw it. */
+void scan_stall_finish(struct mb_run *run, struct scan_state *st);
 
 /* scan_methods.c: the methods map type @type has (SCAN_METHOD() ORed). */
 unsigned int scan_methods_of(const struct mb_map_type_info *type);

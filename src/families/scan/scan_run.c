@@ -101,6 +101,8 @@ int scan_producer(struct mb_run *run, struct mb_producer *p)
 		}
 	}
 	err = walk_loop(run, p, st);
+	if (!err)
+		scan_stall_finish(run, st);
 	scan_stall_stop(st);
 	ops = scan_churn_stop(st);
 	if (ops < 0 && !err)

@@ -30,6 +30,7 @@ struct scan_stall {
 	int cpu;
 	int stop;		/* atomic */
 	uint64_t phase;		/* atomic: odd while the walker walks */
+	int base_seen;		/* atomic: the probe timed a gap of the baseline */
 	struct scan_stall_result r[SCAN_STALL_PHASES];
 	/* The walker's own: whether in a turn of walks, and their time so far. */
 	bool walking;
@@ -61,8 +62,12 @@ static void *probe(void *arg)
 	while (!__atomic_load_n(&s->stop, __ATOMIC_RELAXED)) {
 		now = mb_now_ns();
 		p1 = __atomic_load_n(&s->phase, __ATOMIC_ACQUIRE);
-		gap_add(&s->r[(p0 & 1) || p1 != p0 ? SCAN_STALL_WALKS : SCAN_STALL_BASELINE],
-			now - prev);
+		if ((p0 & 1) || p1 != p0) {
+			gap_add(&s->r[SCAN_STALL_WALKS], now - prev);
+		} else {
+			gap_add(&s->r[SCAN_STALL_BASELINE], now - prev);
+			__atomic_store_n(&s->base_seen, 1, __ATOMIC_RELAXED);
+		}
 		prev = now;
 		p0 = p1;
 	}
@@ -96,23 +101,45 @@ void scan_stall_walk(struct scan_state *st)
 	__atomic_add_fetch(&s->phase, 1, __ATOMIC_RELEASE);
 }
 
+/*
+ * Spin for the walks' time, or until the run ends; and in any case until the probe has timed
+ * a gap of the baseline once, so that a run with the probe always has one (the probe shares
+ * the CPU: the scheduler lets it run within a few slices).
+ */
+static uint64_t spin(struct mb_run *run, struct scan_stall *s)
+{
+	uint64_t t0, now;
+
+	if (s->walking) {
+		s->walking = false;
+		__atomic_add_fetch(&s->phase, 1, __ATOMIC_RELEASE);
+	}
+	t0 = now = mb_now_ns();
+	while ((now - t0 < s->owed_ns && !mb_run_should_stop(run)) ||
+	       !__atomic_load_n(&s->base_seen, __ATOMIC_RELAXED))
+		now = mb_now_ns();
+	s->owed_ns = 0;
+	return now - t0;
+}
+
 uint64_t scan_stall_spin(struct mb_run *run, struct scan_state *st, uint64_t ns)
 {
 	struct scan_stall *s = st->stall;
-	uint64_t t0, now;
 
 	if (!s)
 		return 0;
 	s->owed_ns += ns;
-	if (s->owed_ns < STALL_TURN_NS)
-		return 0;
-	s->walking = false;
-	__atomic_add_fetch(&s->phase, 1, __ATOMIC_RELEASE);
-	t0 = now = mb_now_ns();
-	while (now - t0 < s->owed_ns && !mb_run_should_stop(run))
-		now = mb_now_ns();
-	s->owed_ns = 0;
-	return now - t0;
+	return s->owed_ns < STALL_TURN_NS ? 0 : spin(run, s);
+}
+
+void scan_stall_finish(struct mb_run *run, struct scan_state *st)
+{
+	struct scan_stall *s = st->stall;
+
+	if (s && !__atomic_load_n(&s->base_seen, __ATOMIC_RELAXED)) {
+		s->owed_ns = 0;
+		spin(run, s);
+	}
 }
 
 void scan_stall_stop(struct scan_state *st)
