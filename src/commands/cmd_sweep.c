@@ -29,6 +29,8 @@ static const struct mb_opt sweep_opts[] = {
 	MB_OPT_FLAG_DEF("list-presets", struct sweep_args, list_presets, "List the presets"),
 	MB_OPT_FLAG_DEF("skip-invalid", struct sweep_args, skip_invalid,
 			"Skip points a bench refuses (presets always do), instead of stopping"),
+	MB_OPT_STRING_DEF("fastest", struct sweep_args, fastest, NULL, "NAME",
+			  "Under the table, name the value of the swept parameter NAME with the lowest ns/op at each combination of the other swept values (a bench may name one by default: map-scan's method)"),
 	MB_OPT_END,
 };
 
@@ -214,6 +216,8 @@ int mb_cmd_sweep(int argc, char **argv)
 		err = sw->args.preset ? sweep_setup_preset(sw) : sweep_setup_benches(sw);
 	if (!err)
 		err = sweep_setup_params(sw);
+	if (!err)
+		err = sweep_setup_fastest(sw);
 	if (!err)
 		err = sweep_make_points(sw);
 	if (!err)

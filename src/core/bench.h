@@ -208,6 +208,12 @@ struct mb_bench {
 	struct mb_headline headline;	/* zero: ops, in-kernel ns/op where timed */
 	enum mb_lost_cpu_clock lost_cpu;
 	const struct mb_instrument *instrument;	/* a driver's, or NULL */
+	/*
+	 * The option whose values a sweep of this bench compares, or NULL: where a sweep varies
+	 * it, the text under its table names the value with the lowest ns/op at each combination
+	 * of the other swept values (as sweep --fastest NAME does for any option).
+	 */
+	const char *sweep_fastest;
 
 	/* Cross-option checks; report with mb_run_usage() (exit status 2). */
 	int (*validate)(struct mb_run *run);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cli/cli.h"
 #include "presets.h"
@@ -17,7 +18,9 @@
 
 struct mb_chain_doc;
 struct mb_json;
+struct mb_run;
 struct mb_session;
+struct mb_summary;
 
 #define MAX_PARAMS	(MB_CLI_LIST_MAX + MB_PRESET_MAX_PARAMS)
 #define MAX_BENCHES	16
@@ -31,6 +34,7 @@ struct sweep_args {
 	const char *preset;
 	bool list_presets;
 	bool skip_invalid;
+	const char *fastest;	/* --fastest NAME */
 };
 
 struct sparam {
@@ -74,6 +78,7 @@ struct sweep {
 	struct mb_env *envs;
 	int nr_runs;
 	int nr_refused;
+	int fastest;			/* the parameter ranked under the table, -1: none */
 };
 
 /* sweep_plan.c: the parameters, the series and the points. */
@@ -89,6 +94,21 @@ int sweep_setup_benches(struct sweep *sw);
 int sweep_setup_params(struct sweep *sw);
 /* The points in the order they run: round by round, series by series, product, bench. */
 int sweep_make_points(struct sweep *sw);
+
+/*
+ * sweep_fastest.c: the parameter whose fastest value the text names (--fastest, else one a
+ * bench of the sweep declares, .sweep_fastest), checked: 0 or -EINVAL, said.
+ */
+int sweep_setup_fastest(struct sweep *sw);
+/*
+ * The "fastest" object of the document: for each combination of the other swept values
+ * (and bench), the ranked parameter's value with the lowest mean ns/op; NULL: none ranked.
+ */
+struct mb_json *sweep_fastest_json(const struct sweep *sw, int ran);
+/* Its line under the table. */
+void sweep_fastest_line(FILE *f, const struct mb_json *fastest);
+/* A point's ns/op, as the table and the ranking give it: in-kernel where timed so, else wall. */
+double sweep_point_latency(const struct mb_run *run, const struct mb_summary *sum);
 
 /* sweep_run.c: each point as a run. */
 

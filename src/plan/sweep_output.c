@@ -33,11 +33,6 @@ void sweep_point_label(const struct sweep *sw, const struct spoint *p, char *buf
 		snprintf(buf + n, len - n, " (round %d)", p->rep + 1);
 }
 
-static double point_latency(const struct mb_run *run, const struct mb_summary *sum)
-{
-	return sum->has_kernel ? mb_summary_latency(run, sum) : sum->latency_wall.mean;
-}
-
 static const char *status_text(const struct mb_run *run)
 {
 	static const char *const names[] = { "ok", "skipped", "failed", "interrupted" };
@@ -57,7 +52,7 @@ void sweep_point_line(const struct sweep *sw, const struct spoint *p, char *buf,
 		snprintf(buf, len, "%s: %.3f \u00B1 %s M ops/s, %.3f ns/op, %s%s%s",
 			 label, sum->throughput.mean / 1e6,
 			 mb_text_num(sd, sizeof(sd), 0, 3, sum->throughput.stddev / 1e6),
-			 point_latency(run, sum),
+			 sweep_point_latency(run, sum),
 			 mb_text_cv(cv, sizeof(cv), sum->throughput.cv),
 			 run->status != MB_RUN_OK ? " " : "",
 			 run->status != MB_RUN_OK ? status_text(run) : "");
@@ -114,7 +109,7 @@ static struct mb_table *sweep_table(const struct sweep *sw, int ran)
 			mb_table_cell(t, "%.3f", sum->throughput.mean / 1e6);
 			mb_table_cell(t, "%s", mb_text_num(val, sizeof(val), 0, 3,
 							       sum->throughput.stddev / 1e6));
-			mb_table_cell(t, "%.3f", point_latency(run, sum));
+			mb_table_cell(t, "%.3f", sweep_point_latency(run, sum));
 			mb_table_cell(t, "%s", mb_text_num(val, sizeof(val), 0, 2,
 							       sum->throughput.cv * 100));
 		} else {
@@ -130,7 +125,7 @@ static struct mb_table *sweep_table(const struct sweep *sw, int ran)
 static struct mb_json *sweep_json(const struct sweep *sw, int ran)
 {
 	struct mb_json *o = mb_json_object(), *params = mb_json_array(), *series = mb_json_array();
-	struct mb_json *points = mb_json_array(), *plot;
+	struct mb_json *points = mb_json_array(), *plot, *fastest;
 
 	mb_json_set_str(o, "preset", sw->preset ? sw->preset->name : NULL);
 	mb_json_set_num(o, "repeat", sw->args.repeat);
@@ -184,6 +179,8 @@ static struct mb_json *sweep_json(const struct sweep *sw, int ran)
 		mb_json_append(points, po);
 	}
 	mb_json_set(o, "points", points);
+	fastest = sweep_fastest_json(sw, ran);
+	mb_json_set(o, "fastest", fastest ? fastest : mb_json_null());
 	plot = mb_json_child(o, "plot");
 	mb_json_set_str(plot, "x", sw->preset ? sw->preset->plot_x : NULL);
 	mb_json_set_str(plot, "lines", sw->preset ? sw->preset->plot_lines : NULL);
@@ -245,6 +242,7 @@ static int sweep_output(struct sweep *sw, int ran, struct mb_json *doc)
 			if (env->format == MB_FORMAT_MD)
 				fputc('\n', stdout);
 			fprintf(stdout, "ns/op: in-kernel time per op where the op ran in the kernel, else wall-clock per producer\n");
+			sweep_fastest_line(stdout, mb_json_get(mb_json_get(doc, "sweep"), "fastest"));
 			refused_note(stdout, sw);
 		}
 		if (fflush(stdout))

@@ -18,6 +18,8 @@ check "a table row per point" [ "$(grep -cE '^ +(1|10) +[0-9]' "$OUT")" -eq 2 ]
 check "no kernel-style lines in the table" bash -c "! grep -q '^Iter ' $OUT"
 check "a progress line per point on stderr" grep -q "^\[2/2\] bpf-loop nr_loops=10: " "$ERR"
 check "the sweep's size and time up front" grep -q "^Sweep: 2 runs, about" "$ERR"
+check "no fastest line where nothing is ranked" bash -c "! grep -q '^Fastest' $OUT"
+jq_check "no fastest object either" "$TMP/s.json" '.sweep.fastest == null'
 
 expect_rc 0 "ranges and a global parameter, csv" \
 	sweep bpf-loop --param nr_loops=1..3 --param p=1,2 "${FAST[@]}" --format csv -q
@@ -34,10 +36,24 @@ expect_rc 0 "json on stdout" sweep bpf-loop --param nr_loops=1,2 "${FAST[@]}" --
 schema_check "$OUT"
 jq_check "json holds the sweep" "$OUT" '.sweep.points | length == 2'
 
-expect_rc 0 "--repeat 2" sweep bpf-loop --param nr_loops=1,10 --repeat 2 "${FAST[@]}" -o "$TMP/rep.json" -q
+expect_rc 0 "--repeat 2, --fastest" sweep bpf-loop --param nr_loops=1,10 --repeat 2 \
+	--fastest nr_loops "${FAST[@]}" -o "$TMP/rep.json" -q
 jq_check "rounds run point after point, round after round" "$TMP/rep.json" \
 	'[.sweep.points[] | [.round, .values.nr_loops]] == [[1, 1], [1, 10], [2, 1], [2, 10]]'
 check "round column" grep -qE "^nr_loops +round " "$OUT"
+# The value with the lowest ns/op (the table's: in-kernel here), its mean over the rounds.
+jq_check "--fastest: the value of the lowest mean ns/op over the rounds, nothing else swept" \
+	"$TMP/rep.json" '.sweep.fastest as $f | [.results[] | {v: .params.nr_loops,
+	 ns: .summary.latency_kernel.mean}] | group_by(.v) |
+	 map({v: .[0].v, ns: (map(.ns) | add / length)}) | min_by(.ns) as $b |
+	 $f.param == "nr_loops" and $f.metric == "ns/op" and $f.by == [] and
+	 ($f.groups | length) == 1 and $f.groups[0].at == {} and $f.groups[0].value == $b.v and
+	 (($f.groups[0].ns_per_op - $b.ns) | fabs) <= 1e-9 * $b.ns'
+schema_check "$TMP/rep.json"
+check "... named in one line under the table" grep -qE '^Fastest nr_loops \(lowest ns/op\): (1|10)$' \
+	"$OUT"
+expect_usage "sweep: --fastest nope: must name a swept parameter (nr_loops)" sweep bpf-loop \
+	--param nr_loops=1,2 --fastest nope
 
 expect_rc 0 "a flag swept" sweep count-local --param affinity=false,true "${FAST[@]}" -o "$TMP/aff.json" -q
 jq_check "affinity off then on" "$TMP/aff.json" '[.results[].config.affinity] == [false, true]'

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * The walks against the kernel (root only): the syscalls each counts, and the key-by-key
- * drain (get_next_key, then a delete of the key seen), which sees every key once and leaves
- * the map empty, on a hash map, a sparse one and an LPM trie.
+ * The walks against the kernel (root only): the syscalls each counts, and the drains: key by
+ * key (get_next_key, then a delete of the key seen) and by lookup-and-delete batches, which
+ * see every key once and leave the map empty (a separate walk finds nothing), on a hash map,
+ * a sparse one, an LPM trie and every hash type, preallocated and not.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -43,13 +44,13 @@ static int mark(const void *key, const void *value, void *ctx)
 	return 0;
 }
 
-/* @n entries of @t from @cap slots, filled with entries 0..n-1, walked into @w. */
-static int filled(const char *t, enum mb_key_kind kind, uint32_t ks, uint32_t cap, uint32_t n,
-		  struct mb_walk *w)
+/* @n entries of @t (with @flags) from @cap slots, filled with entries 0..n-1, walked into @w. */
+static int filled_flags(const char *t, uint32_t flags, enum mb_key_kind kind, uint32_t ks,
+			uint32_t cap, uint32_t n, struct mb_walk *w)
 {
 	struct mb_map_desc d = { .type = mb_map_type_by_name(t), .name = "mb_t_walk",
 				 .key_size = ks, .value_size = 8, .max_entries = cap,
-				 .flags = kind == MB_KEY_LPM ? BPF_F_NO_PREALLOC : 0 };
+				 .flags = flags | (kind == MB_KEY_LPM ? BPF_F_NO_PREALLOC : 0) };
 	struct mb_entries e = { .type = d.type, .key_size = ks, .value_size = 8, .key = kind,
 				.value = MB_VALUE_INDEX };
 	struct mb_fill f = { .e = &e, .count = n, .method = MB_FILL_BATCH };
@@ -65,6 +66,12 @@ static int filled(const char *t, enum mb_key_kind kind, uint32_t ks, uint32_t ca
 	assert_int_equal(bpf_obj_get_info_by_fd(f.fd, &info, &len), 0);
 	mb_walk_init(w, f.fd, &info);
 	return f.fd;
+}
+
+static int filled(const char *t, enum mb_key_kind kind, uint32_t ks, uint32_t cap, uint32_t n,
+		  struct mb_walk *w)
+{
+	return filled_flags(t, 0, kind, ks, cap, n, w);
 }
 
 static void assert_once(const struct seen *s, uint32_t n)
@@ -179,6 +186,46 @@ static void test_drain_keys_lpm(void **state)
 	free(s);
 }
 
+/*
+ * Lookup-and-delete batches drain every hash type, preallocated or not, LRU with a common list
+ * or without (a fill from one CPU within its share): every key once, a separate walk finds
+ * none left, and a drain of the empty map finds nothing.
+ */
+static void test_drain_batch(void **state)
+{
+	static const struct { const char *t; uint32_t flags; } maps[] = {
+		{ "hash", 0 }, { "hash", BPF_F_NO_PREALLOC }, { "percpu_hash", 0 },
+		{ "percpu_hash", BPF_F_NO_PREALLOC }, { "lru_hash", 0 },
+		{ "lru_hash", BPF_F_NO_COMMON_LRU }, { "lru_percpu_hash", 0 },
+		{ "lru_percpu_hash", BPF_F_NO_COMMON_LRU },
+	};
+	struct seen *s = calloc(1, sizeof(*s));
+	struct mb_walk w;
+	uint64_t n;
+	int fd;
+
+	(void)state;
+	root_only();
+	assert_non_null(s);
+	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+		memset(s, 0, sizeof(*s));
+		/* 4096 slots: an LRU list of each of up to 8 CPUs holds the 300. */
+		fd = filled_flags(maps[i].t, maps[i].flags, MB_KEY_INDEX, 4, 4096, 300, &w);
+		w.fn = mark;
+		w.ctx = s;
+		w.batch = 64;
+		assert_int_equal(mb_map_drain_batch(&w, &n), 0);
+		assert_int_equal(n, 300);
+		assert_once(s, 300);
+		w.fn = NULL;
+		assert_int_equal(left(&w), 0);
+		assert_int_equal(mb_map_drain_batch(&w, &n), 0);
+		assert_int_equal(n, 0);
+		close(fd);
+	}
+	free(s);
+}
+
 /* Arrays delete nothing: the drain fails with the kernel's error, after the first key. */
 static void test_drain_keys_array(void **state)
 {
@@ -201,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_drain_keys_hash),
 		cmocka_unit_test(test_drain_keys_lpm),
 		cmocka_unit_test(test_drain_keys_array),
+		cmocka_unit_test(test_drain_batch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -88,7 +88,7 @@ static const struct mb_opt scan_opts[] = {
 	MB_OPT_U32_DEF("churn", struct scan_args, churn, "0", 0, SCAN_MAX_ENTRIES, "N",
 		       "Keys a second thread deletes and inserts during the walks (get_next_key, lookup_batch on hash, percpu_hash); the walks then report restarts, entries seen twice and missed"),
 	MB_OPT_FLAG_DEF("stall_probe", struct scan_args, stall_probe,
-			"A thread on the walker's CPU (-a) times how long the walks keep it off the CPU: the longest stall"),
+			"A thread on the walker's CPU (-a) times how long the walks keep it off the CPU: the longest stall, and its baseline beside the walker spinning in user space as long"),
 	MB_OPT_END,
 };
 
@@ -250,6 +250,7 @@ const struct mb_bench mb_bench_map_scan = {
 	.map_types = scan_type_names,
 	.text = &scan_text,
 	.counters = scan_counters,
+	.sweep_fastest = "method",	/* which method to use at each fullness */
 	.validate = scan_validate,
 	.setup = scan_setup,
 	.producer = scan_producer,

@@ -55,7 +55,16 @@ struct scan_args {
 	uint32_t entries;	/* the fill as a count */
 };
 
-/* What --stall_probe measured: its longest time off the CPU, and gaps of 1 ms or more. */
+/*
+ * What --stall_probe measured: its longest time off the CPU, gaps of 1 ms or more, and the
+ * time it ran, while the walker walked and while it spun in user space (the baseline).
+ */
+enum scan_stall_phase {
+	SCAN_STALL_WALKS,
+	SCAN_STALL_BASELINE,
+	SCAN_STALL_PHASES,
+};
+
 struct scan_stall_result {
 	uint64_t longest_ns;
 	uint64_t long_gaps, long_ns;
@@ -93,7 +102,7 @@ struct scan_state {
 	uint64_t walks_all;	/* every walk counted, samples or not */
 	uint64_t writer_ops;	/* the writer's deletes and inserts */
 	struct scan_stall *stall;	/* --stall_probe */
-	struct scan_stall_result stall_result;
+	struct scan_stall_result stall_result[SCAN_STALL_PHASES];
 	bool stall_ran;
 	uint64_t restarts, twice, missed, churned;	/* over them */
 };
@@ -117,6 +126,15 @@ int64_t scan_churn_stop(struct scan_state *st);
 /* scan_stall.c: the probe of --stall_probe on @cpu; stop joins it and keeps its result. */
 int scan_stall_start(struct scan_state *st, int cpu);
 void scan_stall_stop(struct scan_state *st);
+/* The walker: a walk begins (no-ops without the probe) ... */
+void scan_stall_walk(struct scan_state *st);
+/*
+ * ... it ended, after @ns: at the end of a turn of walks (20 ms or more), spin in user space
+ * as long as they took (the baseline), or until the run ends; the time spun.
+ */
+uint64_t scan_stall_spin(struct mb_run *run, struct scan_state *st, uint64_t ns);
+/* After the last walk: where the run ended before a turn did, spin until the probe saw it. */
+void scan_stall_finish(struct mb_run *run, struct scan_state *st);
 
 /* scan_methods.c: the methods map type @type has (SCAN_METHOD() ORed). */
 unsigned int scan_methods_of(const struct mb_map_type_info *type);

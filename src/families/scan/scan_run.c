@@ -41,12 +41,14 @@ static int walk_loop(struct mb_run *run, struct mb_producer *p, struct scan_stat
 	mb_producer_publish_stamped(p, &c);
 	base = c.end_ns;
 	while (!mb_run_should_stop(run)) {
-		uint64_t t0;
+		uint64_t t0, dt;
 
 		scan_walk_prepare(st);
+		scan_stall_walk(st);
 		t0 = mb_now_ns();
 		err = scan_walk_once(st, &w);
-		walked += mb_now_ns() - t0;
+		dt = mb_now_ns() - t0;
+		walked += dt;
 		if (err == -EINTR)
 			break;		/* the run ended during the walk: it does not count */
 		if (err == -ENOSPC)
@@ -72,6 +74,8 @@ static int walk_loop(struct mb_run *run, struct mb_producer *p, struct scan_stat
 				return err == -EINTR ? 0 : err;
 			mb_producer_publish(p, &c);
 		}
+		/* --stall_probe's baseline, outside the covered time like a refill. */
+		c.excluded_ns += scan_stall_spin(run, st, dt);
 	}
 	return 0;
 }
@@ -97,6 +101,8 @@ int scan_producer(struct mb_run *run, struct mb_producer *p)
 		}
 	}
 	err = walk_loop(run, p, st);
+	if (!err)
+		scan_stall_finish(run, st);
 	scan_stall_stop(st);
 	ops = scan_churn_stop(st);
 	if (ops < 0 && !err)
@@ -144,15 +150,27 @@ static void churn_report(const struct scan_state *st, struct mb_json *o)
 	mb_json_set(o, "missed_per_walk", per((double)st->missed, walks));
 }
 
-/* --stall_probe: the probe's longest time off the CPU, over the whole run. */
-static void stall_report(const struct scan_state *st, struct mb_json *o)
+static void stall_phase(const struct scan_stall_result *r, struct mb_json *o)
 {
-	const struct scan_stall_result *r = &st->stall_result;
-
 	mb_json_set_num(o, "longest_ns", (double)r->longest_ns);
 	mb_json_set_num(o, "gaps_over_1ms", (double)r->long_gaps);
 	mb_json_set(o, "share_in_long_gaps", per((double)r->long_ns, (double)r->ns));
 	mb_json_set_num(o, "probe_ns", (double)r->ns);
+}
+
+/*
+ * --stall_probe: the probe's longest time off the CPU during the walks, the same beside the
+ * walker spinning in user space (baseline), and what the walks add to it.
+ */
+static void stall_report(const struct scan_state *st, struct mb_json *o)
+{
+	const struct scan_stall_result *w = &st->stall_result[SCAN_STALL_WALKS];
+	const struct scan_stall_result *b = &st->stall_result[SCAN_STALL_BASELINE];
+
+	stall_phase(w, o);
+	stall_phase(b, mb_json_child(o, "baseline"));
+	mb_json_set(o, "added_ns", b->ns ? mb_json_number((double)w->longest_ns -
+							  (double)b->longest_ns) : mb_json_null());
 }
 
 void scan_finish(struct mb_run *run)

@@ -4,8 +4,8 @@
  * key's first 4 bytes; LPM keys: /32 prefixes, the number in the address), which the kernel's
  * jhash with the map's random seed spreads over the whole bucket table at any fill, and
  * filled again after each drain, outside the timed walk. In the kernel where the drivers can
- * (index keys, zero values), else in batches from user space (hash_of_maps: every entry holds
- * the same inner map; lpm_trie: key by key).
+ * (index keys, zero values) and the fill is large, else in batches from user space
+ * (hash_of_maps: every entry holds the same inner map; lpm_trie: key by key).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,6 +23,7 @@
 #include "drivers/map_fill.h"
 #include "drivers/map_report.h"
 #include "sys/probe.h"
+#include "util/cpuset.h"
 
 /* A fill of millions of entries takes seconds: SIGINT ends it. */
 static bool interrupted(void *ctx)
@@ -31,24 +32,62 @@ static bool interrupted(void *ctx)
 	return mb_interrupted();
 }
 
+/*
+ * Fills smaller than this go in batches from user space: they take well under a millisecond
+ * so, less than loading the fill programs (whose CO-RE parses the kernel's BTF, ~80 ms here),
+ * and below the drivers' parallel threshold the kernel's fill runs on one CPU too.
+ */
+#define SCAN_KERNEL_FILL_MIN	4096
+
+/* An LRU map without a common list: each CPU's list holds its share of the nodes. */
+static bool per_cpu_lru(const struct scan_state *st)
+{
+	return st->type->lru && (st->a->map_flags & BPF_F_NO_COMMON_LRU);
+}
+
 static struct mb_fill fill_req(struct mb_run *run, struct scan_state *st)
 {
-	bool kernel = !st->type->map_in_map && st->e.key != MB_KEY_LPM;
+	bool kernel = !st->type->map_in_map && st->e.key != MB_KEY_LPM &&
+		      (st->a->entries >= SCAN_KERNEL_FILL_MIN || per_cpu_lru(st));
 
 	return (struct mb_fill){
 		.fd = st->fd, .e = &st->e, .count = st->a->entries,
 		.method = kernel ? MB_FILL_KERNEL : MB_FILL_BATCH, .filler = st->filler,
-		/* no_common_lru: each CPU's LRU list holds its share; fill from every CPU. */
 		.cpus = &run->env->online, .stop = interrupted,
 	};
+}
+
+/*
+ * no_common_lru: a CPU's updates take nodes from its own list alone (and evict from it), so
+ * each online CPU fills its share of the entries, in the kernel on that CPU.
+ */
+static int fill_per_cpu(const struct mb_fill *all, const struct mb_cpuset *cpus,
+			struct mb_fill_result *r)
+{
+	struct mb_fill f = *all;
+	uint64_t failed = 0;
+	int c = -1, k = 0, err = 0;
+
+	f.cpus = NULL;
+	f.on_cpu = true;
+	while (!err && (c = mb_cpuset_next(cpus, c + 1)) >= 0) {
+		f.first = (uint32_t)((uint64_t)all->count * k / cpus->count);
+		f.count = (uint32_t)((uint64_t)all->count * ++k / cpus->count) - f.first;
+		f.cpu = c;
+		err = f.count ? mb_map_fill(&f, r) : 0;
+		failed += f.count ? r->failed : 0;
+	}
+	r->failed = failed;
+	return err;
 }
 
 /* Fill (again): every entry must be there after it, none evicted. */
 int scan_refill(struct mb_run *run, struct scan_state *st)
 {
 	struct mb_fill f = fill_req(run, st);
-	struct mb_fill_result r;
-	int err = mb_map_fill(&f, &r);
+	struct mb_fill_result r = { 0 };
+	int err = per_cpu_lru(st) && run->env->online.count > 1 ?
+		  fill_per_cpu(&f, &run->env->online, &r) : mb_map_fill(&f, &r);
 
 	if (err == -EINTR)
 		return err;
@@ -106,7 +145,8 @@ static int open_filler(struct mb_run *run, struct scan_state *st)
 	struct mb_fill f = fill_req(run, st);
 	char why[1024];
 
-	if (f.method != MB_FILL_KERNEL || !f.count)
+	/* Arrays hold every slot from their creation: nothing to fill. */
+	if (f.method != MB_FILL_KERNEL || !f.count || st->type->array)
 		return 0;
 	st->filler = mb_filler_open(&f, MB_FILL_OPS(MB_FILL_OP_FILL) |
 					       MB_FILL_OPS(MB_FILL_OP_CHECK));

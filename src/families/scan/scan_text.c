@@ -29,6 +29,26 @@ static double num(const struct mb_json *w, const char *key)
 	return mb_json_num(mb_json_get(w, key), NAN);
 }
 
+/* The probe's longest gap during the walks, beside the walker spinning, and the difference. */
+static void stall_line(FILE *f, const struct mb_json *t)
+{
+	const struct mb_json *b = mb_json_get(t, "baseline");
+
+	fprintf(f, "Stall: a thread on the walker's CPU was kept off it for %.3f ms at most during the walks (%.0f gaps of 1 ms or more), ",
+		num(t, "longest_ns") / 1e6, num(t, "gaps_over_1ms"));
+	if (!(num(b, "probe_ns") > 0)) {
+		fprintf(f, "no baseline (the run ended before the walker spun)\n");
+		return;
+	}
+	fprintf(f, "%.3f ms at most beside the walker spinning in user space as long (%.0f gaps): the walks add %.3f ms",
+		num(b, "longest_ns") / 1e6, num(b, "gaps_over_1ms"), num(t, "added_ns") / 1e6);
+	/* A run shorter than a turn of walks (20 ms): only the spin after the end. */
+	if (num(b, "probe_ns") < num(t, "probe_ns") / 4)
+		fprintf(f, " (the baseline watched %.3f ms against %.3f ms of walks: too short to compare, give longer samples)",
+			num(b, "probe_ns") / 1e6, num(t, "probe_ns") / 1e6);
+	fputc('\n', f);
+}
+
 static void scan_notes(FILE *f, const struct mb_run *run)
 {
 	const struct mb_json *w = mb_json_get(run->extra, "walk"), *c = mb_json_get(w, "churn");
@@ -51,8 +71,7 @@ static void scan_notes(FILE *f, const struct mb_run *run)
 			num(c, "seen_twice_per_walk"), num(c, "missed_per_walk"),
 			num(c, "churned_seen") / num(c, "walks"));
 	if (t)
-		fprintf(f, "Stall: a thread on the walker's CPU was kept off it for %.3f ms at most; %.0f gaps of 1 ms or more\n",
-			num(t, "longest_ns") / 1e6, num(t, "gaps_over_1ms"));
+		stall_line(f, t);
 }
 
 static void scan_figures(const struct mb_run *run, const struct mb_summary *sum,
