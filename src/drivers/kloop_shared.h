@@ -52,6 +52,19 @@ struct mb_loop_ctx_slot {
 	struct mb_loop_ctx lc;
 } __attribute__((aligned(128)));
 
+/*
+ * --latency: one op in MB_LAT_EVERY is timed on its own (a power of two, a multiple of the
+ * four ops that share one budget check: kloop_lat.bpf.h). Its duration goes to the per-CPU
+ * histogram MB_LAT_OP of the map mb_lat_hists, and a clock read with nothing between the same
+ * two reads to MB_LAT_TIMER: the timer's own cost, which every timed duration includes.
+ */
+#define MB_LAT_EVERY	1024
+enum mb_lat_hist_key {
+	MB_LAT_OP,
+	MB_LAT_TIMER,
+	MB_LAT_HISTS,
+};
+
 /* Context of the raw_tp driver programs (test_run ctx_in). */
 enum mb_loop_arg {
 	MB_ARG_SLOT,		/* producer index */
