@@ -52,25 +52,28 @@ static __always_inline void mb_lat_add(__u32 key, __u64 ns)
 	} while (0)
 
 /*
- * The may_goto loop of kloop.bpf.h with one op in MB_LAT_EVERY timed. @left falls by four a
- * step, so of MB_LAT_EVERY / 4 steps in a row exactly one starts with left % MB_LAT_EVERY
- * below four: that step times its first op. The other steps pay one test and branch.
+ * The may_goto loop of kloop.bpf.h with one op in MB_LAT_EVERY timed. An op's number over the
+ * producer's whole run is the slot's ops before the call plus the ops run in it (@mb_lat_d
+ * less @left): it grows by four a step, so of MB_LAT_EVERY / 4 steps in a row exactly one
+ * starts at a number below four modulo MB_LAT_EVERY, and that step times its first op. The
+ * count is one in MB_LAT_EVERY across calls of any length; the other steps pay a test.
  */
 #define MB_LOOP_MAY_GOTO_LAT(_prog, _pre_decl, _call)				\
 SEC("raw_tp")									\
 int _prog(__u64 *ctx)								\
 {										\
-	__u64 left = ctx[MB_ARG_ITERS];						\
+	__u64 left = ctx[MB_ARG_ITERS], mb_lat_d;				\
 	struct mb_loop_ctx *lc =						\
 		&mb_loop_ctxs[ctx[MB_ARG_SLOT] & (MB_MAX_SLOTS - 1)].lc;	\
 										\
 	if (!mb_loop_begin(ctx, lc))						\
 		return MB_RET_BAD_ARGS;						\
 	_pre_decl;								\
+	mb_lat_d = mb_loop_slot(lc)->ops + left;				\
 	mb_loop_start(lc, left);						\
 	while (left >= 4) {							\
 		MB_MAY_GOTO(out);						\
-		if ((left & (MB_LAT_EVERY - 1)) < 4)				\
+		if (((mb_lat_d - left) & (MB_LAT_EVERY - 1)) < 4)		\
 			MB_LOOP_STEP_TIMED(_call, lc, left, out);		\
 		else								\
 			MB_LOOP_STEP_CALL(_call, lc, left, out);		\
