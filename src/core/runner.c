@@ -162,7 +162,7 @@ static struct mb_producer *alloc_slots(struct mb_run *run, int n)
 	return slots;
 }
 
-/* --latency: the result says what was timed, or why nothing was (the driver that times fills it). */
+/* --latency: the result says what was timed, or why nothing was (the timing driver fills it). */
 static int latency_init(struct mb_run *run)
 {
 	struct mb_latency *lat;

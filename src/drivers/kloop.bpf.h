@@ -12,8 +12,8 @@
  *
  * User space loads one of the two (loop_kind.c) and checks the translated program
  * (loop_evidence.c). With --latency it loads a third, _prog##_lat, the may_goto loop timing one
- * op in MB_LAT_EVERY (kloop_lat.bpf.h). MB_LOOP_PROG_CTX and MB_LOOP_PROG_PRE (below) give the callback the
- * program's context, or a value computed once per call before the loop.
+ * op in MB_LAT_EVERY (kloop_lat.bpf.h). MB_LOOP_PROG_CTX and MB_LOOP_PROG_PRE (below) give the
+ * callback the program's context, or a value computed once per call before the loop.
  */
 #ifndef MB_KLOOP_BPF_H
 #define MB_KLOOP_BPF_H
