@@ -68,7 +68,7 @@ struct mb_loop_ctx_slot {
  * histogram MB_LAT_OP of the map mb_lat_hists, and a clock read with nothing between the same
  * two reads to MB_LAT_TIMER: the timer's own cost, which every timed duration includes.
  */
-#define MB_LAT_EVERY	1024
+#define MB_LAT_EVERY	8192
 enum mb_lat_hist_key {
 	MB_LAT_OP,
 	MB_LAT_TIMER,

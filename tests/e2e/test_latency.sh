@@ -14,17 +14,17 @@ expect_rc 0 "map-lookup hash --latency" "${SHORT[@]}" --latency map-lookup --map
 	-o "$JSON" -o "$CSV"
 schema_check "$JSON"
 jq_check "ops were timed, and nothing says they were not" "$JSON" \
-	'.results[0].latency_ns | .why == null and .count > 0 and .every == 1024 and .ops_per_timed == 1'
+	'.results[0].latency_ns | .why == null and .count > 0 and .every == 8192 and .ops_per_timed == 1'
 jq_check "p50 <= p90 <= p99 <= p999 <= max, all above 0" "$JSON" \
 	'.results[0].latency_ns | 0 < .p50 and .p50 <= .p90 and .p90 <= .p99 and .p99 <= .p999 and .p999 <= .max'
 jq_check "the timer's own cost is measured" "$JSON" '.results[0].latency_ns.timer_ns > 0'
-# One iteration in 1024 of the measured samples; a sample's histogram is read a moment after
+# One iteration in 8192 (every) of the measured samples; a sample's histogram is read a moment after
 # its counters, so each of the two ends may be off by the timed ops of one call in flight, and
 # the last one to three ops of a call (run one by one after the steps of four) are never timed.
-jq_check "count: the measured ops over 1024, within a call at each end" "$JSON" \
-	'.results[0] | [.samples[] | select(.warmup | not)] as $m
+jq_check "count: the measured ops over every, within a call at each end" "$JSON" \
+	'.results[0] | .latency_ns.every as $k | [.samples[] | select(.warmup | not)] as $m
 	 | ($m | map(.ops) | add) as $ops | ($m | map(.calls) | add) as $calls
-	 | (.latency_ns.count - $ops / 1024 | fabs) <= 2 * ($ops / $calls) / 1024 + 3 * $calls / 1024 + 2'
+	 | (.latency_ns.count - $ops / $k | fabs) <= 2 * ($ops / $calls) / $k + 3 * $calls / $k + 2'
 jq_check "the CSV's latency row has the JSON's figures" "$JSON" \
 	"$(printf '.results[0].latency_ns | .count == %s and .p99 == %s' \
 		"$(awk -F, '$3 == "latency" { print $(NF - 1) }' "$CSV")" \
@@ -37,7 +37,7 @@ check "every CSV row has the header's columns" \
 # Text: the Per-op line before the Summary, which stays the last line.
 expect_rc 0 "map-lookup --latency, text" "${SHORT[@]}" --latency map-lookup
 check "the Per-op line gives the percentiles and the timer" \
-	grep -qE '^Per-op: p50 [0-9.]+, p90 [0-9.]+, p99 [0-9.]+, p99\.9 [0-9.]+, max [0-9.]+ ns over [0-9]+ timed ops \(1 in 1024\); timer [0-9.]+ ns, included$' "$OUT"
+	grep -qE '^Per-op: p50 [0-9.]+, p90 [0-9.]+, p99 [0-9.]+, p99\.9 [0-9.]+, max [0-9.]+ ns over [0-9]+ timed ops \(1 in 8192\); timer [0-9.]+ ns, included$' "$OUT"
 check "the Summary line is still the last" bash -c "tail -n1 '$OUT' | grep -q '^Summary:'"
 
 # Without --latency: no key, no line, no columns.

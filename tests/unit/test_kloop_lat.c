@@ -72,13 +72,16 @@ static void test_one_in_every(void **state)
 		skip();
 	skel = load(MB_LAT_EVERY);
 	skel->bss->mb_slots[0] = (struct mb_slot){ .arg = (uint64_t)gettid() };
-	/* Ops 0 .. 10 * 1024 - 1: ops 0, 1024, ... 9216. */
+	/* Ten periods in one call: ops 0, MB_LAT_EVERY, ... 9 * MB_LAT_EVERY. */
 	call(skel, 10 * MB_LAT_EVERY);
 	assert_int_equal(timed(skel, MB_LAT_OP), 10);
-	/* Calls shorter than the period carry the count on: ops 10240 and 11264 of the next two. */
-	call(skel, 1000);
-	call(skel, 1000);
-	assert_int_equal(skel->bss->mb_slots[0].ops, 10 * MB_LAT_EVERY + 2000);
+	/*
+	 * Calls shorter than the period carry the count on: op 10 * MB_LAT_EVERY, the first of the
+	 * next call, and op 11 * MB_LAT_EVERY, the 25th of the one after.
+	 */
+	call(skel, MB_LAT_EVERY - 24);
+	call(skel, MB_LAT_EVERY - 24);
+	assert_int_equal(skel->bss->mb_slots[0].ops, 12 * MB_LAT_EVERY - 48);
 	assert_int_equal(timed(skel, MB_LAT_OP), 12);
 	/* Every timed op has its empty clock pair. */
 	assert_int_equal(timed(skel, MB_LAT_TIMER), 12);
