@@ -26,6 +26,7 @@
 
 struct mb_env;
 struct mb_json;
+struct mb_latency;
 struct mb_run;
 struct mb_sink;
 struct mb_text_style;
@@ -294,6 +295,7 @@ struct mb_run {
 	struct mb_loop_info loop;	/* which in-kernel loop ran, and the kernel's evidence */
 	uint32_t ops_per_iter;		/* ops one loop iteration counts (0: 1), for --net */
 	void *instrument_state;		/* bench->instrument's (the reference program) */
+	struct mb_latency *latency;	/* --latency: the timed ops (core/latency.h), or NULL */
 	struct mb_summary *summary;
 	struct mb_sink *sink;		/* where the runner sends the run's events (sink.h) */
 	struct mb_run *parts;		/* a split run's results (bench->split), or NULL */

@@ -21,6 +21,7 @@ struct mb_loop_info {
 	int bpf_loop_inlined;	/* bpf_loop kind: no call to the helper remains */
 	int private_stack;	/* the JIT gave the program a private stack */
 	int subprog_calls;	/* calls to BPF subprograms in the translated program */
+	unsigned int lat_every;	/* --latency: one op in this many timed (0: none) */
 	char why[160];		/* why this kind ran */
 };
 

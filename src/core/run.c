@@ -208,6 +208,7 @@ void mb_run_free_results(struct mb_run *run)
 	}
 	free(run->samples);
 	free(run->summary);
+	free(run->latency);
 	mb_json_free(run->extra);
 	mb_json_free(run->warnings);
 	mb_json_free(run->params);

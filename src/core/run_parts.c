@@ -6,10 +6,12 @@
  * and the scrapers of the last Summary line see one operation per result.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/json.h"
+#include "latency.h"
 #include "run.h"
 #include "run_parts.h"
 #include "summary.h"
@@ -23,6 +25,17 @@ void mb_run_parts_free(struct mb_run *run)
 	run->nr_parts = 0;
 }
 
+/* --latency: the run's timed ops mix its parts' operations, so a part has none of its own. */
+static int part_latency(struct mb_run *part)
+{
+	part->latency = calloc(1, sizeof(*part->latency));
+	if (!part->latency)
+		return -1;
+	part->latency->fd = -1;
+	snprintf(part->latency->why, sizeof(part->latency->why), "this run measures several operations at once, and its timed ops mix them (per-op timing of each part is for later)");
+	return 0;
+}
+
 /* The part's own copy of what it reports; the rest it shares with the run. */
 static int part_init(struct mb_run *part, const struct mb_run *run, const char *name)
 {
@@ -31,6 +44,7 @@ static int part_init(struct mb_run *part, const struct mb_run *run, const char *
 	part->nr_parts = 0;
 	part->priv = NULL;
 	part->instrument_state = NULL;
+	part->latency = NULL;
 	part->summary = NULL;
 	part->max_samples = run->nr_samples;
 	part->samples = calloc((size_t)run->nr_samples + 1, sizeof(*part->samples));
@@ -38,6 +52,8 @@ static int part_init(struct mb_run *part, const struct mb_run *run, const char *
 	part->extra = mb_json_object();
 	part->warnings = mb_json_copy(run->warnings);
 	snprintf(part->part_name, sizeof(part->part_name), "%s", name);
+	if (run->latency && part_latency(part))
+		return -1;
 	if (!part->samples || !part->params || !part->extra || !part->warnings ||
 	    mb_json_set_str(part->params, run->bench->part_param, name))
 		return -1;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -9,6 +10,7 @@
 #include "util/json.h"
 #include "util/log.h"
 #include "sys/probe.h"
+#include "latency.h"
 #include "run.h"
 #include "run_parts.h"
 #include "runner.h"
@@ -160,6 +162,21 @@ static struct mb_producer *alloc_slots(struct mb_run *run, int n)
 	return slots;
 }
 
+/* --latency: the result says what was timed, or why nothing was (the timing driver fills it). */
+static int latency_init(struct mb_run *run)
+{
+	struct mb_latency *lat;
+
+	if (!run->env->latency)
+		return 0;
+	lat = run->latency = calloc(1, sizeof(*run->latency));
+	if (!lat)
+		return -ENOMEM;
+	lat->fd = -1;
+	snprintf(lat->why, sizeof(lat->why), "this bench does not run its ops through the in-kernel op loop's producer, the one place that times them yet");
+	return 0;
+}
+
 int mb_run_validate(struct mb_run *run)
 {
 	const struct mb_bench *b = run->bench;
@@ -173,6 +190,10 @@ int mb_run_validate(struct mb_run *run)
 	run->nr_consumers = nr_consumers(run);
 	if (env->net && (b->flags & MB_BENCH_EMPTY_OP))
 		return mb_run_usage(run, "--net: this bench is the empty loop whose cost --net subtracts (its net figure is 0 by construction); run it without --net");
+	if (env->latency && (b->flags & MB_BENCH_EMPTY_OP))
+		return mb_run_usage(run, "--latency: this bench's op is empty, so a timed op would time the clock alone (timer_ns of any other bench's result); run it without --latency");
+	if (env->latency && env->loop == MB_LOOP_BPF_LOOP)
+		return mb_run_usage(run, "--latency: ops are timed in the may_goto loop only, and --loop bpf_loop forces the fallback (use --loop auto or may_goto)");
 	if ((b->flags & MB_BENCH_SINGLE_PRODUCER) && env->producers > 1)
 		return mb_run_usage(run, "-p/--producers %u: this bench needs a single producer (must be 1)",
 				    env->producers);
@@ -190,7 +211,7 @@ int mb_run_validate(struct mb_run *run)
 			return err;
 	}
 	run->params = mb_opts_to_json(b->opts, run->args);
-	return run->params ? 0 : -ENOMEM;
+	return run->params ? latency_init(run) : -ENOMEM;
 }
 
 /* ---- sampling ---- */

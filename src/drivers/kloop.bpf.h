@@ -11,8 +11,9 @@
  *    bpf_loop only when its call site has a single constant callback, so one program per op.
  *
  * User space loads one of the two (loop_kind.c) and checks the translated program
- * (loop_evidence.c). MB_LOOP_PROG_CTX and MB_LOOP_PROG_PRE (below) give the callback the
- * program's context, or a value computed once per call before the loop.
+ * (loop_evidence.c). With --latency it loads a third, _prog##_lat, the may_goto loop timing one
+ * op in MB_LAT_EVERY (kloop_lat.bpf.h). MB_LOOP_PROG_CTX and MB_LOOP_PROG_PRE (below) give the
+ * callback the program's context, or a value computed once per call before the loop.
  */
 #ifndef MB_KLOOP_BPF_H
 #define MB_KLOOP_BPF_H
@@ -128,6 +129,8 @@ static __always_inline int mb_loop_end(struct mb_loop_ctx *lc, long n)
  */
 #define MB_OPAQUE(p) asm volatile("" : "+r"(p))
 
+#include "kloop_lat.bpf.h"
+
 /*
  * One op of the call-free loop: @_call, an expression of the loop's lc and left (and the
  * program's ctx), runs it; leaves through @done when it is true (the callback stops the loop).
@@ -175,7 +178,8 @@ int _prog(__u64 *ctx)								\
 	}									\
 out:										\
 	return mb_loop_end(lc, (long)(mb_loop_slot(lc)->call_iters - left));	\
-}
+}										\
+MB_LOOP_MAY_GOTO_LAT(_prog##_lat, _pre_decl, _call)
 
 #define MB_LOOP_MAY_GOTO_CALL(_prog, _call)					\
 	MB_LOOP_MAY_GOTO_PRE_CALL(_prog, , _call)

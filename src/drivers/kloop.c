@@ -4,6 +4,7 @@
 
 #include "core/env.h"
 #include "kloop.h"
+#include "kloop_latency.h"
 #include "loop_evidence.h"
 #include "reference.h"
 #include "util/log.h"
@@ -69,6 +70,7 @@ int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_
 	if (p->idx == 0) {
 		mb_loop_inspect(cfg->prog_fd, &run->loop);
 		run->ops_per_iter = per_iter;
+		mb_kloop_latency_attach(run, cfg->prog_fd, per_iter);
 	}
 	mb_producer_publish_stamped(p, &c);
 	while (!mb_run_should_stop(run)) {

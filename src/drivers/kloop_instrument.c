@@ -7,6 +7,7 @@
 
 #include "core/env.h"
 #include "kloop.h"
+#include "kloop_latency.h"
 #include "loop_diag.h"
 #include "loop_kind.h"
 #include "reference.h"
@@ -26,7 +27,20 @@ static int kloop_prepare(struct mb_run *run)
 	mb_loop_kind_pick(requested, &run->loop);
 	if (requested == MB_LOOP_MAY_GOTO && !mb_loop_may_goto_supported())
 		return mb_run_skip(run, "--loop may_goto: this kernel does not accept the may_goto instruction (it needs Linux 6.9 or later); use --loop auto or --loop bpf_loop");
+	mb_kloop_latency_prepare(run);
 	return 0;
+}
+
+static void kloop_sample(struct mb_run *run, struct mb_sample *s)
+{
+	mb_reference_sample(run, s);
+	mb_kloop_latency_sample(run, s);
+}
+
+static void kloop_release(struct mb_run *run)
+{
+	mb_reference_release(run);
+	mb_kloop_latency_release(run);
 }
 
 /* After the producers ran, which read the evidence of the bench's own program. */
@@ -40,7 +54,7 @@ const struct mb_instrument mb_kloop_instrument = {
 	.probe = kloop_probe,
 	.prepare = kloop_prepare,
 	.calibrate = mb_reference_calibrate,
-	.sample = mb_reference_sample,
+	.sample = kloop_sample,
 	.diagnose = kloop_diagnose,
-	.release = mb_reference_release,
+	.release = kloop_release,
 };

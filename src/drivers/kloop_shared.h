@@ -47,10 +47,33 @@ struct mb_loop_ctx {
 	__u16 ret;		/* program return value when the callback stops the loop */
 };
 
-/* One per producer, on cache lines of its own (like mb_slots). */
+/*
+ * One per producer, on cache lines of its own (like mb_slots). Beside the state, what the
+ * may_goto loop's timed twin (--latency, kloop_lat.bpf.h) keeps across the op it times and
+ * the helper calls after it: here, at a fixed offset from the state's register, rather than
+ * on the BPF stack, where it could push the program over the private-stack threshold.
+ */
 struct mb_loop_ctx_slot {
 	struct mb_loop_ctx lc;
+	__u64 lat_base;		/* the slot's ops before the call plus the call's iterations */
+	__u64 lat_t0;		/* clock reads around the timed op, and the third */
+	__u64 lat_t1;
+	__u64 lat_t2;
+	__u32 lat_key;		/* the histogram's key, for bpf_map_lookup_elem() */
 } __attribute__((aligned(128)));
+
+/*
+ * --latency: one op in MB_LAT_EVERY is timed on its own (a power of two, a multiple of the
+ * four ops that share one budget check: kloop_lat.bpf.h). Its duration goes to the per-CPU
+ * histogram MB_LAT_OP of the map mb_lat_hists, and a clock read with nothing between the same
+ * two reads to MB_LAT_TIMER: the timer's own cost, which every timed duration includes.
+ */
+#define MB_LAT_EVERY	8192
+enum mb_lat_hist_key {
+	MB_LAT_OP,
+	MB_LAT_TIMER,
+	MB_LAT_HISTS,
+};
 
 /* Context of the raw_tp driver programs (test_run ctx_in). */
 enum mb_loop_arg {

@@ -12,6 +12,8 @@
 #include "loop_kind.h"
 
 #define BL_SUFFIX	"_bl"
+#define LAT_SUFFIX	"_lat"
+#define LAT_MAP		"mb_lat_hists"	/* kloop_lat.bpf.h */
 
 /* r0 = 0; may_goto +1; r0 = 1; exit: loads only where the kernel knows the instruction. */
 static int probe_may_goto(void)
@@ -68,35 +70,51 @@ enum mb_loop_kind mb_loop_kind_pick(enum mb_loop_kind requested, struct mb_loop_
 	return kind;
 }
 
-/* The skeleton entry of @name's bpf_loop twin, or -1. */
-static int twin_of(const struct bpf_object_skeleton *s, const char *name)
+/* The skeleton entry of @name's twin, its name followed by @suffix, or -1. */
+static int twin_of(const struct bpf_object_skeleton *s, const char *name, const char *suffix)
 {
 	size_t len = strlen(name);
 
 	for (int j = 0; j < s->prog_cnt; j++) {
 		const char *t = s->progs[j].name;
 
-		if (!strncmp(t, name, len) && !strcmp(t + len, BL_SUFFIX))
+		if (!strncmp(t, name, len) && !strcmp(t + len, suffix))
 			return j;
 	}
 	return -1;
 }
 
-void mb_loop_prepare(const struct bpf_object_skeleton *s, enum mb_loop_kind kind)
+/* Keep the program of skeleton entry @keep (-1: the entry's own) for entry @i; drop @drop. */
+static void keep_twin(const struct bpf_object_skeleton *s, int i, int keep, int drop)
 {
-	for (int i = 0; i < s->prog_cnt; i++) {
-		int j = twin_of(s, s->progs[i].name);
-		struct bpf_program *mg, *bl;
+	if (drop >= 0)
+		bpf_program__set_autoload(*s->progs[drop].prog, false);
+	if (keep < 0)
+		return;
+	bpf_program__set_autoload(*s->progs[i].prog, false);
+	*s->progs[i].prog = *s->progs[keep].prog;
+}
 
-		if (j < 0)
+void mb_loop_prepare(const struct bpf_object_skeleton *s, const struct mb_loop_info *loop)
+{
+	bool lat = loop->lat_every && loop->kind == MB_LOOP_MAY_GOTO;
+	struct bpf_map *hists = bpf_object__find_map_by_name(*s->obj, LAT_MAP);
+
+	for (int i = 0; i < s->prog_cnt; i++) {
+		int bl = twin_of(s, s->progs[i].name, BL_SUFFIX);
+		int timed = twin_of(s, s->progs[i].name, LAT_SUFFIX);
+
+		if (bl < 0 || timed < 0)
 			continue;
-		mg = *s->progs[i].prog;
-		bl = *s->progs[j].prog;
-		if (kind == MB_LOOP_BPF_LOOP) {
-			bpf_program__set_autoload(mg, false);
-			*s->progs[i].prog = bl;
+		if (loop->kind == MB_LOOP_BPF_LOOP) {
+			keep_twin(s, i, -1, timed);
+			keep_twin(s, i, bl, -1);
 		} else {
-			bpf_program__set_autoload(bl, false);
+			keep_twin(s, i, -1, bl);
+			keep_twin(s, i, lat ? timed : -1, lat ? -1 : timed);
 		}
 	}
+	/* Every object of an op loop has the map; it costs memory on every CPU only when used. */
+	if (hists)
+		bpf_map__set_autocreate(hists, lat);
 }

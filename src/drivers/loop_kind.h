@@ -24,10 +24,12 @@ bool mb_loop_may_goto_supported(void);
 enum mb_loop_kind mb_loop_kind_pick(enum mb_loop_kind requested, struct mb_loop_info *info);
 
 /*
- * Between a skeleton's __open() and __load(): keep only @kind's program of each op. For
- * bpf_loop the skeleton's pointer to each op's program is turned to its _bl twin, so the
- * bench's code (autoload, fds) works on whichever program was kept.
+ * Between a skeleton's __open() and __load(): keep only one program of each op, @loop's kind,
+ * and where @loop->lat_every is set (--latency, may_goto only) its _lat twin, which times one
+ * op in that many, with the histogram map it writes (created only then). The skeleton's
+ * pointer to each op's program is turned to the kept twin, so the bench's code (autoload,
+ * fds) works on whichever program was kept.
  */
-void mb_loop_prepare(const struct bpf_object_skeleton *s, enum mb_loop_kind kind);
+void mb_loop_prepare(const struct bpf_object_skeleton *s, const struct mb_loop_info *loop);
 
 #endif

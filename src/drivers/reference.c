@@ -42,11 +42,14 @@ void mb_reference_sample(struct mb_run *run, struct mb_sample *s)
 static struct reference_bpf *reference_load(const struct mb_run *run)
 {
 	struct reference_bpf *skel = reference_bpf__open();
+	struct mb_loop_info plain = run->loop;
 	int err;
 
 	if (!skel)
 		return NULL;
-	mb_loop_prepare(skel->skeleton, run->loop.kind);
+	/* The empty loop as the bench's runs it, never timed op by op (--latency). */
+	plain.lat_every = 0;
+	mb_loop_prepare(skel->skeleton, &plain);
 	err = reference_bpf__load(skel);
 	if (err) {
 		reference_bpf__destroy(skel);

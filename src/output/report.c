@@ -302,6 +302,8 @@ static struct mb_json *result_json(const struct mb_run *run)
 						   mb_json_null() : mb_json_number(run->loop_overhead_ns));
 	mb_json_set(o, "loop", run->bench->instrument == &mb_kloop_instrument ?
 				       mb_loop_json(&run->loop, run->loop_overhead_ns) : mb_json_null());
+	if (run->latency)
+		mb_json_set(o, "latency_ns", mb_report_latency_json(run));
 	mb_json_set(o, "summary", sum ? summary_json(run, sum) : mb_json_null());
 	mb_json_set(o, "figures", mb_report_figures(run));
 	prods = mb_json_array();
@@ -422,7 +424,7 @@ static void csv_row_start(FILE *f, const char *bench, const char *params, const 
 }
 
 static void csv_samples(FILE *f, const char *bench, const char *params,
-			const struct mb_json *samples)
+			const struct mb_json *samples, bool lat)
 {
 	char own[512];
 
@@ -453,13 +455,14 @@ static void csv_samples(FILE *f, const char *bench, const char *params,
 		fputs(",,", f);
 		for (size_t c = 0; c < sizeof(csv_stats) / sizeof(*csv_stats); c++)
 			fputc(',', f);
-		fputs(",\n", f);
+		fputc(',', f);
+		mb_csv_latency_end(f, NULL, lat);
 	}
 }
 
 /* The summary's statistics, @prefix before their names ("counters." for the bench's own). */
 static void csv_summary(FILE *f, const char *bench, const char *params, const struct mb_json *sum,
-			const char *prefix)
+			const char *prefix, bool lat)
 {
 	for (size_t m = 0; m < mb_json_len(sum); m++) {
 		const struct mb_json *st = mb_json_at(sum, m);
@@ -471,7 +474,8 @@ static void csv_summary(FILE *f, const char *bench, const char *params, const st
 			mb_json_str(mb_json_get(st, "unit"), ""));
 		for (size_t c = 0; c < sizeof(csv_stats) / sizeof(*csv_stats); c++)
 			csv_stat(f, st, csv_stats[c]);
-		fputs(",\n", f);
+		fputc(',', f);
+		mb_csv_latency_end(f, NULL, lat);
 	}
 }
 
@@ -479,7 +483,8 @@ static void csv_summary(FILE *f, const char *bench, const char *params, const st
  * A figure: its value in mean; stddev a number, "n/a" where the text shows "± n/a", empty
  * where the text shows no spread; median..cv empty; n the samples, empty for a one-shot value.
  */
-static void csv_figures(FILE *f, const char *bench, const char *params, const struct mb_json *figs)
+static void csv_figures(FILE *f, const char *bench, const char *params, const struct mb_json *figs,
+			bool lat)
 {
 	char labels[1024];
 
@@ -500,13 +505,36 @@ static void csv_figures(FILE *f, const char *bench, const char *params, const st
 		csv_params(mb_json_get(fig, "labels"), labels, sizeof(labels));
 		fputc(',', f);
 		mb_csv_field(f, labels);
-		fputc('\n', f);
+		mb_csv_latency_end(f, NULL, lat);
 	}
+}
+
+/* --latency: one row whose metric is latency_ns, its figures in the latency columns. */
+static void csv_latency(FILE *f, const char *bench, const char *params, const struct mb_json *lat)
+{
+	if (!lat)
+		return;
+	csv_row_start(f, bench, params, "latency");
+	fputs("latency_ns,ns", f);
+	for (size_t c = 0; c < sizeof(csv_stats) / sizeof(*csv_stats); c++)
+		fputc(',', f);
+	fputc(',', f);
+	mb_csv_latency_end(f, lat, true);
+}
+
+/* Whether a result of @results has latency_ns (--latency): then the CSV has its columns. */
+static bool csv_has_latency(const struct mb_json *results)
+{
+	for (size_t r = 0; r < mb_json_len(results); r++)
+		if (mb_json_get(mb_json_at(results, r), "latency_ns"))
+			return true;
+	return false;
 }
 
 int mb_report_csv(FILE *f, const struct mb_json *doc)
 {
 	const struct mb_json *results = mb_json_get(doc, "results");
+	bool lat = csv_has_latency(results);
 	char params[4096];
 
 	fputs("bench,params,kind,iter,warmup", f);
@@ -515,17 +543,18 @@ int mb_report_csv(FILE *f, const struct mb_json *doc)
 	fputs(",flags,metric,unit", f);
 	for (size_t c = 0; c < sizeof(csv_stats) / sizeof(*csv_stats); c++)
 		fprintf(f, ",%s", csv_stats[c]);
-	fputs(",labels\n", f);
+	fprintf(f, ",labels%s\n", lat ? mb_csv_latency_header : "");
 	for (size_t r = 0; r < mb_json_len(results); r++) {
 		const struct mb_json *res = mb_json_at(results, r);
 		const char *bench = mb_json_str(mb_json_get(res, "bench"), "");
+		const struct mb_json *sum = mb_json_get(res, "summary");
 
 		csv_params(mb_json_get(res, "params"), params, sizeof(params));
-		csv_samples(f, bench, params, mb_json_get(res, "samples"));
-		csv_summary(f, bench, params, mb_json_get(res, "summary"), "");
-		csv_summary(f, bench, params,
-			    mb_json_get(mb_json_get(res, "summary"), "counters"), "counters.");
-		csv_figures(f, bench, params, mb_json_get(res, "figures"));
+		csv_samples(f, bench, params, mb_json_get(res, "samples"), lat);
+		csv_summary(f, bench, params, sum, "", lat);
+		csv_summary(f, bench, params, mb_json_get(sum, "counters"), "counters.", lat);
+		csv_figures(f, bench, params, mb_json_get(res, "figures"), lat);
+		csv_latency(f, bench, params, mb_json_get(res, "latency_ns"));
 	}
 	return ferror(f) ? -EIO : 0;
 }

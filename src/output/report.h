@@ -148,6 +148,17 @@ void mb_report_table(FILE *f, struct mb_run *runs, int nr);
 /* One CSV field, quoted (RFC 4180) when it holds a comma, a quote or a line break. */
 void mb_csv_field(FILE *f, const char *s);
 
+/*
+ * --latency (report_latency.c): a result's latency_ns object (NULL without --latency), its
+ * Per-op text line, and the CSV's latency columns, which a document has where a result has
+ * latency_ns: the header's names, and the end of a row, @lat's values (NULL: empty) where
+ * @columns, and the newline.
+ */
+struct mb_json *mb_report_latency_json(const struct mb_run *run);
+void mb_text_latency(FILE *f, const struct mb_run *run);
+extern const char *const mb_csv_latency_header;
+void mb_csv_latency_end(FILE *f, const struct mb_json *lat, bool columns);
+
 /* CSV rows of @doc (a document from mb_report_document). */
 int mb_report_csv(FILE *f, const struct mb_json *doc);
 

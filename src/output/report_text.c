@@ -97,6 +97,7 @@ void mb_text_notes(FILE *f, const struct mb_run *run, const struct mb_summary *s
 		empty_loop(f, run, sum);
 		fputc('\n', f);
 	}
+	mb_text_latency(f, run);
 	if (!sum->has_kernel && sum->cpu_share.n)
 		fprintf(f, "CPU: producers ran %.1f %% of the time, %.3f M ops per CPU-second each\n",
 			sum->cpu_share.mean * 100, sum->cpu_throughput.mean / 1e6);

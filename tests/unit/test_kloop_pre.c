@@ -26,9 +26,10 @@
 static struct kloop_pre_test_bpf *load(enum mb_loop_kind kind)
 {
 	struct kloop_pre_test_bpf *skel = kloop_pre_test_bpf__open();
+	struct mb_loop_info loop = { .kind = kind };
 
 	assert_non_null(skel);
-	mb_loop_prepare(skel->skeleton, kind);
+	mb_loop_prepare(skel->skeleton, &loop);
 	assert_int_equal(kloop_pre_test_bpf__load(skel), 0);
 	return skel;
 }

@@ -167,7 +167,7 @@ static int bl_load(struct mb_run *run, struct bl_state *st)
 	if (!skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
 	st->skel = skel;
-	mb_loop_prepare(skel->skeleton, run->loop.kind);
+	mb_loop_prepare(skel->skeleton, &run->loop);
 	mine = bl_prog(st);
 	/* Maps a bench does not use still exist (the programs name them): one entry. */
 	bpf_map__set_value_size(skel->maps.mb_bloom, a->value_size);

@@ -32,7 +32,7 @@ static int cga_load(struct mb_run *run, struct cga_state *st)
 	if (!skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
 	st->skel = skel;
-	mb_loop_prepare(skel->skeleton, run->loop.kind);
+	mb_loop_prepare(skel->skeleton, &run->loop);
 	bpf_program__set_autoload(skel->progs.mb_cga_under, !st->skb);
 	bpf_program__set_autoload(skel->progs.mb_cga_skb_under, st->skb);
 	skel->rodata->mb_cga_want = st->in;

@@ -34,7 +34,7 @@ static int harness_load(struct mb_run *run, uint32_t nr_loops)
 	skel = harness_bpf__open();
 	if (!skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
-	mb_loop_prepare(skel->skeleton, run->loop.kind);
+	mb_loop_prepare(skel->skeleton, &run->loop);
 	skel->rodata->mb_nr_loops = nr_loops;
 	err = harness_bpf__load(skel);
 	if (err) {

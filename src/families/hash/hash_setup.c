@@ -253,7 +253,7 @@ static int load_object(struct mb_run *run, struct hash_state *st)
 	st->skel = skel = hash_bpf__open();
 	if (!skel)
 		return -errno;
-	mb_loop_prepare(skel->skeleton, run->loop.kind);
+	mb_loop_prepare(skel->skeleton, &run->loop);
 	skel->rodata->mb_hash_src = (__u32)st->src;
 	skel->rodata->mb_hml_nr_entries = a->nr_entries;
 	skel->rodata->mb_fu_key = a->max_entries;

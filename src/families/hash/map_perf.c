@@ -255,7 +255,7 @@ static int mp_setup(struct mb_run *run)
 	st->skel = skel = map_perf_bpf__open();
 	if (!skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
-	mb_loop_prepare(skel->skeleton, run->loop.kind);
+	mb_loop_prepare(skel->skeleton, &run->loop);
 	choose_tests(st, a);
 	if (st->mask & (1u << MP_INNER_LRU_HASH_PREALLOC)) {
 		err = create_inner_maps(run, st);

@@ -70,7 +70,7 @@ static int load(struct mb_run *run, struct ls_types *st, const struct ls_types_a
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
 	st->skel = skel;
 	/* Keeps the loop kind's program of each op, and points the skeleton at it. */
-	mb_loop_prepare(skel->skeleton, run->loop.kind);
+	mb_loop_prepare(skel->skeleton, &run->loop);
 	pick_programs(st, s);
 	skel->rodata->mb_ls_nr_maps = a->nr_maps;
 	bpf_map__set_max_entries(skel->maps.mb_ls_outer, a->nr_maps);

@@ -76,7 +76,7 @@ static int load(struct mb_run *run, struct lpm_state *st, int fd)
 		close(fd);
 		return mb_run_fail(run, err, "cannot open the BPF object: %s", strerror(-err));
 	}
-	mb_loop_prepare(st->skel->skeleton, run->loop.kind);
+	mb_loop_prepare(st->skel->skeleton, &run->loop);
 	st->skel->rodata->mb_lpm_ks = st->keys.ks;
 	st->skel->rodata->mb_lpm_random = a->random;
 	memcpy(st->skel->data_groups->mb_lpm_groups, st->keys.ks.group,

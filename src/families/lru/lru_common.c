@@ -104,7 +104,8 @@ static int create_with_prog(struct mb_run *run, struct lru_map *m, size_t nr_ops
 	if (!skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
 	/* Not an instrumented bench (one shot, no reference): it picks the loop kind itself. */
-	mb_loop_prepare(skel->skeleton, mb_loop_kind_pick(run->env->loop, &run->loop));
+	mb_loop_kind_pick(run->env->loop, &run->loop);
+	mb_loop_prepare(skel->skeleton, &run->loop);
 	bpf_map__set_max_entries(skel->maps.mb_lru_ops, nr_ops ? (uint32_t)nr_ops : 1);
 	err = bpf_map__reuse_fd(skel->maps.mb_lru_map, m->fd);
 	if (!err)

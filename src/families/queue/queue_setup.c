@@ -64,7 +64,7 @@ static int qu_load(struct mb_run *run, struct qu_state *st)
 	if (!skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
 	st->skel = skel;
-	mb_loop_prepare(skel->skeleton, run->loop.kind);
+	mb_loop_prepare(skel->skeleton, &run->loop);
 	qu_all_progs(skel, all);
 	for (int t = 0; t < QU_TYPE_NR; t++) {
 		for (int p = 0; p < QU_P_NR; p++) {

@@ -51,7 +51,7 @@ static int perf_load(struct mb_run *run, struct rb_state *st, struct rb_perf *pf
 	pf->skel = perfbuf_bpf__open();
 	if (!pf->skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
-	mb_loop_prepare(pf->skel->skeleton, run->loop.kind);
+	mb_loop_prepare(pf->skel->skeleton, &run->loop);
 	pf->skel->rodata->rb_rec_size = a->rec_size;
 	pf->skel->rodata->rb_stamp_mask = st->stamp_rows - 1;
 	pf->skel->rodata->rb_stamps_on = a->check == RB_CHECK_RECORDS;

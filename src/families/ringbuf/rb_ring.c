@@ -64,7 +64,7 @@ static int ring_load(struct mb_run *run, struct rb_state *st, struct rb_ring *r)
 	r->skel = ringbuf_bpf__open();
 	if (!r->skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
-	mb_loop_prepare(r->skel->skeleton, run->loop.kind);
+	mb_loop_prepare(r->skel->skeleton, &run->loop);
 	r->skel->rodata->rb_rec_size = a->rec_size;
 	r->skel->rodata->rb_stamp_mask = st->stamp_rows - 1;
 	r->skel->rodata->rb_stamps_on = a->check == RB_CHECK_RECORDS;

@@ -30,7 +30,7 @@ static int st_load(struct mb_run *run, struct st_state *st)
 	if (!skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
 	st->skel = skel;
-	mb_loop_prepare(skel->skeleton, run->loop.kind);
+	mb_loop_prepare(skel->skeleton, &run->loop);
 	err = bpf_map__set_value_size(skel->maps.mb_st_map, a->depth * 8);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.mb_st_map, a->max_entries);

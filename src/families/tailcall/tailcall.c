@@ -68,7 +68,7 @@ static int tc_setup(struct mb_run *run)
 	skel = tailcall_bpf__open();
 	if (!skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
-	mb_loop_prepare(skel->skeleton, run->loop.kind);
+	mb_loop_prepare(skel->skeleton, &run->loop);
 	/* Only this case's loop: the others' bpf_loop twins hold tail calls the verifier refuses. */
 	for (int i = TC_CASE_TAIL; i <= TC_CASE_EMPTY; i++)
 		if (i != (int)c)

@@ -98,7 +98,7 @@ int xm_prog_load(struct mb_run *run, struct xm_state *st, enum xm_prog_kind kind
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
 	st->skel = s;
 	if (kind == XM_PROG_LOOKUP)
-		mb_loop_prepare(s->skeleton, run->loop.kind);
+		mb_loop_prepare(s->skeleton, &run->loop);
 	o = xm_objs(s, st->type);
 	want = kind == XM_PROG_LOOKUP ? o.lookup : kind == XM_PROG_LIVE ? o.live : o.redirect;
 	err = xm_pick(s, o.map, want, kind == XM_PROG_LIVE ? s->progs.mb_xm_rx : NULL,

@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# --latency: ops timed one by one in the in-kernel loop. The percentiles are ordered, the count
+# is the measured samples' ops over the sampling rate (to within the calls in flight when a
+# sample was read), text, JSON and CSV say the same, and where nothing can be timed the result
+# says why; the benches whose op is empty, and --loop bpf_loop, refuse it.
+. "$(dirname "$0")/lib.sh"
+
+SHORT=(-w1 -d2 --interval_ms 200)
+JSON=$TMP/lat.json
+CSV=$TMP/lat.csv
+
+expect_rc 0 "map-lookup hash --latency" "${SHORT[@]}" --latency map-lookup --map_type hash \
+	-o "$JSON" -o "$CSV"
+schema_check "$JSON"
+jq_check "ops were timed, and nothing says they were not" "$JSON" \
+	'.results[0].latency_ns | .why == null and .count > 0 and .every == 8192 and .ops_per_timed == 1'
+jq_check "p50 <= p90 <= p99 <= p999 <= max, all above 0" "$JSON" \
+	'.results[0].latency_ns | 0 < .p50 and .p50 <= .p90 and .p90 <= .p99 and .p99 <= .p999 and .p999 <= .max'
+jq_check "the timer's own cost is measured" "$JSON" '.results[0].latency_ns.timer_ns > 0'
+# One iteration in 8192 (every) of the measured samples; a sample's histogram is read a moment after
+# its counters, so each of the two ends may be off by the timed ops of one call in flight, and
+# the last one to three ops of a call (run one by one after the steps of four) are never timed.
+jq_check "count: the measured ops over every, within a call at each end" "$JSON" \
+	'.results[0] | .latency_ns.every as $k | [.samples[] | select(.warmup | not)] as $m
+	 | ($m | map(.ops) | add) as $ops | ($m | map(.calls) | add) as $calls
+	 | (.latency_ns.count - $ops / $k | fabs) <= 2 * ($ops / $calls) / $k + 3 * $calls / $k + 2'
+jq_check "the CSV's latency row has the JSON's figures" "$JSON" \
+	"$(printf '.results[0].latency_ns | .count == %s and .p99 == %s' \
+		"$(awk -F, '$3 == "latency" { print $(NF - 1) }' "$CSV")" \
+		"$(awk -F, '$3 == "latency" { print $(NF - 4) }' "$CSV")")"
+check "the CSV's header ends with the latency columns" \
+	grep -q ',labels,latency_p50,latency_p90,latency_p99,latency_p999,latency_max,latency_count,timer_ns$' "$CSV"
+check "every CSV row has the header's columns" \
+	awk -F, 'NR == 1 { n = NF } NF != n { exit 1 }' "$CSV"
+
+# Text: the Per-op line before the Summary, which stays the last line.
+expect_rc 0 "map-lookup --latency, text" "${SHORT[@]}" --latency map-lookup
+check "the Per-op line gives the percentiles and the timer" \
+	grep -qE '^Per-op: p50 [0-9.]+, p90 [0-9.]+, p99 [0-9.]+, p99\.9 [0-9.]+, max [0-9.]+ ns over [0-9]+ timed ops \(1 in 8192\); timer [0-9.]+ ns, included$' "$OUT"
+check "the Summary line is still the last" bash -c "tail -n1 '$OUT' | grep -q '^Summary:'"
+
+# Without --latency: no key, no line, no columns.
+expect_rc 0 "map-lookup without --latency" -w0 -d1 --interval_ms 100 map-lookup -o "$JSON" -o "$CSV"
+jq_check "no latency_ns without --latency" "$JSON" '.results[0] | has("latency_ns") | not'
+check "no latency columns without --latency" bash -c "head -n1 '$CSV' | grep -q ',labels\$'"
+
+# Nothing to time: the result says why.
+MAPBENCH_REFUSE_MAY_GOTO=1 "$MB" -w0 -d1 --interval_ms 100 --latency map-lookup \
+	--format json >"$OUT" 2>"$ERR"
+check "bpf_loop fallback: the run still works" [ $? -eq 0 ]
+cp "$OUT" "$JSON"
+schema_check "$JSON"
+jq_check "bpf_loop fallback: no op timed, and why" "$JSON" \
+	'.results[0].latency_ns | .count == 0 and .p50 == null and (.why | test("may_goto loop only"))'
+expect_rc 0 "map-lookup --path syscall --latency" -w0 -d1 --interval_ms 100 --latency \
+	map-lookup --path syscall --format json
+jq_check "syscall path: no op timed, and why" "$OUT" \
+	'.results[0].latency_ns | .count == 0 and (.why | length > 0)'
+expect_rc 0 "map-lookup --path syscall --latency, text" -w0 -d1 --interval_ms 100 --latency \
+	map-lookup --path syscall
+check "the Per-op line says not available" grep -q '^Per-op: not available: ' "$OUT"
+
+expect_usage "--latency: this bench's op is empty" -w0 -d1 --latency bpf-noop
+expect_usage "--latency: ops are timed in the may_goto loop only" -w0 -d1 --latency \
+	--loop bpf_loop map-lookup
+
+finish
