@@ -63,6 +63,12 @@ const char *so_cc_name(const struct so_cc *cc);
 void so_cc_steps(const struct so_cc *cc, double *load_us, double *update_us);
 void so_cc_close(struct so_cc *cc);
 
+/*
+ * Both: a producer that makes ops, each two syscalls, with @op in chunks of @chunk, until the
+ * run stops or an op fails; its counts end in st->done. 0, or the failed op's -errno.
+ */
+typedef int (*so_op_fn)(struct so_state *st, struct mb_producer *p, struct mb_counters *c);
+int so_produce(struct mb_run *run, struct mb_producer *p, int chunk, so_op_fn op);
 /* Both: per-op ns of the two steps; the time outside them out of the covered time. */
 void so_measure(struct mb_run *run, struct mb_sample *s);
 void so_teardown(struct mb_run *run);

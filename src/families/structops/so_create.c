@@ -66,12 +66,13 @@ static uint32_t read_back(const struct so_state *st, int fd)
 }
 
 /* One map made, read back and closed; its two steps' times in @c. 0 or -errno. */
-static int create_one(struct so_state *st, struct mb_counters *c)
+static int create_one(struct so_state *st, struct mb_producer *p, struct mb_counters *c)
 {
 	uint64_t t0 = mb_now_ns(), t1, t2, t3;
 	int fd = mb_map_create(&st->m.d);
 	uint32_t id;
 
+	(void)p;	/* a creation waits for no one: no wait to mark */
 	t1 = mb_now_ns();
 	if (fd < 0)
 		return fd;
@@ -93,26 +94,11 @@ static int create_one(struct so_state *st, struct mb_counters *c)
 int so_create_producer(struct mb_run *run, struct mb_producer *p)
 {
 	struct so_state *st = run->priv;
-	struct mb_counters c = { 0 };
-	int err = 0;
+	int err = so_produce(run, p, SO_CHUNK, create_one);
 
-	mb_producer_publish_stamped(p, &c);
-	while (!err && !mb_run_should_stop(run)) {
-		for (int i = 0; i < SO_CHUNK && !err; i++) {
-			err = create_one(st, &c);
-			c.ops++;
-			c.calls += 2;
-			if (err)
-				c.errors++;
-			else
-				c.hits++;
-		}
-		mb_producer_publish_stamped(p, &c);
-	}
 	if (err)
 		mb_err("%s: a creation failed after %llu: %s", run->bench->name,
-		       (unsigned long long)c.ops, strerror(-err));
-	st->done = c;
+		       (unsigned long long)st->done.ops, strerror(-err));
 	return err;
 }
 

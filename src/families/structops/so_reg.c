@@ -60,27 +60,12 @@ static int cycle(struct so_state *st, struct mb_producer *p, struct mb_counters 
 int so_reg_producer(struct mb_run *run, struct mb_producer *p)
 {
 	struct so_state *st = run->priv;
-	struct mb_counters c = { 0 };
-	int err = 0;
+	int err = so_produce(run, p, SO_REG_CHUNK, cycle);
 
-	mb_producer_publish_stamped(p, &c);
-	while (!err && !mb_run_should_stop(run)) {
-		for (int i = 0; i < SO_REG_CHUNK && !err; i++) {
-			err = cycle(st, p, &c);
-			c.ops++;
-			c.calls += 2;
-			if (err)
-				c.errors++;
-			else
-				c.hits++;
-		}
-		mb_producer_publish_stamped(p, &c);
-	}
 	if (err)
 		mb_err("%s: a register and unregister of %s failed after %llu: %s",
-		       run->bench->name, so_cc_name(st->cc), (unsigned long long)c.ops,
+		       run->bench->name, so_cc_name(st->cc), (unsigned long long)st->done.ops,
 		       strerror(-err));
-	st->done = c;
 	return err;
 }
 
