@@ -2,15 +2,15 @@
 /*
  * structops family: BPF_MAP_TYPE_STRUCT_OPS with tcp_congestion_ops. This file: the
  * descriptors and what both benches share (the per-op figures, the teardown), on top of
- * so_create.c (the map's creation and freeing), so_cc.c (the congestion control's object)
- * and so_reg.c (its registration); so_text.c writes the notes.
+ * so_create.c (the map's creation and freeing), so_cc.c (the congestion control's object),
+ * so_reg.c (its registration) and so_produce.c (the producer loop both run); so_text.c
+ * writes the notes.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "so.h"
-#include "core/run.h"
 #include "core/summary.h"
 
 static const struct mb_counter_desc so_create_counters[] = {
@@ -36,29 +36,6 @@ static const struct mb_metric_desc so_reg_metrics[] = {
 	{ "unregister_ns", "ns/op" },
 	{ NULL },
 };
-
-int so_produce(struct mb_run *run, struct mb_producer *p, int chunk, so_op_fn op)
-{
-	struct so_state *st = run->priv;
-	struct mb_counters c = { 0 };
-	int err = 0;
-
-	mb_producer_publish_stamped(p, &c);
-	while (!err && !mb_run_should_stop(run)) {
-		for (int i = 0; i < chunk && !err; i++) {
-			err = op(st, p, &c);
-			c.ops++;
-			c.calls += 2;
-			if (err)
-				c.errors++;
-			else
-				c.hits++;
-		}
-		mb_producer_publish_stamped(p, &c);
-	}
-	st->done = c;
-	return err;
-}
 
 void so_measure(struct mb_run *run, struct mb_sample *s)
 {
