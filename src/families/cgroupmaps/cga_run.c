@@ -21,6 +21,7 @@
 #include "cg_pkt.h"
 #include "sys/probe.h"
 #include "util/json.h"
+#include "drivers/slots.h"
 
 static int cga_load(struct mb_run *run, struct cga_state *st)
 {
@@ -99,17 +100,15 @@ void cga_finish(struct mb_run *run)
 {
 	struct cga_state *st = run->priv;
 	struct mb_json *x = mb_run_extra(run), *chk = mb_json_child(x, "ops_checked");
-	uint64_t ops = 0, hits = 0, misses = 0, errors = 0, under = 0;
+	struct mb_slot sum;
+	uint64_t ops, hits, misses, errors, under;
 
-	for (int i = 0; i < run->nr_producers; i++) {
-		const struct mb_slot *s = &st->skel->bss->mb_slots[i];
-
-		ops += s->ops;
-		hits += s->hits;
-		misses += s->misses;
-		errors += s->errors;
-		under += s->counter[MB_CGA_UNDER];
-	}
+	mb_slots_sum(st->skel->bss->mb_slots, run->nr_producers, &sum);
+	ops = sum.ops;
+	hits = sum.hits;
+	misses = sum.misses;
+	errors = sum.errors;
+	under = sum.counter[MB_CGA_UNDER];
 	mb_json_set_str(x, "cgroup", st->cg.path);
 	mb_json_set_bool(x, "producers_in_cgroup", st->in);
 	mb_json_set_str(x, "helper",

@@ -15,6 +15,7 @@
 #include "harness.skel.h"
 #include "util/json.h"
 #include "harness.h"
+#include "drivers/slots.h"
 
 struct bpf_loop_args {
 	uint32_t nr_loops;
@@ -96,13 +97,13 @@ static void bpf_loop_finish(struct mb_run *run)
 {
 	struct harness_bpf *skel = run->priv;
 	const struct bpf_loop_args *args = run->args;
-	uint64_t outer = 0, inner = 0;
+	struct mb_slot sum;
+	uint64_t outer, inner;
 
 	/* Every helper call must have run all its iterations, or the ops count is wrong. */
-	for (int i = 0; i < run->nr_producers; i++) {
-		outer += skel->bss->mb_slots[i].ops;
-		inner += skel->bss->mb_slots[i].hits;
-	}
+	mb_slots_sum(skel->bss->mb_slots, run->nr_producers, &sum);
+	outer = sum.ops;
+	inner = sum.hits;
 	if (inner != outer * args->nr_loops)
 		mb_run_warn(run, "bpf_loop ran %llu callback iterations, %llu expected",
 			    (unsigned long long)inner,

@@ -19,6 +19,7 @@
 #include "ls_storage.h"
 #include "ls_types.h"
 #include "ls_types_shared.h"
+#include "drivers/slots.h"
 
 static const struct mb_opt ls_types_opts[] = {
 	MB_OPT_ENUM_DEF("storage", struct ls_types_args, storage, "task", ls_storage_names,
@@ -132,14 +133,14 @@ static void describe(struct mb_run *run, const struct ls_types *st)
 static void ls_finish(struct mb_run *run)
 {
 	struct ls_types *st = run->priv;
-	uint64_t ops = 0, hits = 0, errors = 0;
 	struct mb_json *chk = mb_json_object();
+	uint64_t ops, hits, errors;
+	struct mb_slot sum;
 
-	for (int i = 0; i < run->nr_producers; i++) {
-		ops += st->skel->bss->mb_slots[i].ops;
-		hits += st->skel->bss->mb_slots[i].hits;
-		errors += st->skel->bss->mb_slots[i].errors;
-	}
+	mb_slots_sum(st->skel->bss->mb_slots, run->nr_producers, &sum);
+	ops = sum.ops;
+	hits = sum.hits;
+	errors = sum.errors;
 	describe(run, st);
 	mb_json_set_num(chk, "ops", (double)ops);
 	mb_json_set_num(chk, "hits", (double)hits);

@@ -22,6 +22,7 @@
 #include "lpm_trie.skel.h"
 #include "maps/maps.h"
 #include "sys/probe.h"
+#include "drivers/slots.h"
 
 enum lpm_op {
 	LPM_NOOP,
@@ -190,12 +191,12 @@ static int lpm_producer(struct mb_run *run, struct mb_producer *p)
 static void lpm_finish(struct mb_run *run)
 {
 	struct lpm_state *st = run->priv;
-	uint64_t errors = 0, ops = 0;
+	uint64_t errors, ops;
+	struct mb_slot sum;
 
-	for (int i = 0; i < run->nr_producers; i++) {
-		errors += st->skel->bss->mb_slots[i].errors;
-		ops += st->skel->bss->mb_slots[i].ops;
-	}
+	mb_slots_sum(st->skel->bss->mb_slots, run->nr_producers, &sum);
+	errors = sum.errors;
+	ops = sum.ops;
 	if (errors && st->op == LPM_LOOKUP)
 		mb_run_warn(run, "%llu of %llu lookups missed or found another entry's value: the trie holds every entry, so each lookup must find its own",
 			    (unsigned long long)errors, (unsigned long long)ops);

@@ -17,6 +17,7 @@
 #include "tailcall_shared.h"	/* before the skeleton, which uses its struct */
 #include "tailcall.skel.h"
 #include "tailcall.h"
+#include "drivers/slots.h"
 
 #define TC_SLOT_UPDATES 200	/* BPF_MAP_UPDATE_ELEM timed after prog-array-tail-call */
 
@@ -110,12 +111,14 @@ static int tc_producer(struct mb_run *run, struct mb_producer *p)
 static void tc_check_ops(struct mb_run *run, enum tc_case c, struct mb_json *extra)
 {
 	const struct tailcall_bpf *skel = run->priv;
-	uint64_t ops = 0, hits = 0, target = 0, fell = 0, want_target, want_fell;
+	uint64_t ops, hits, target = 0, fell = 0, want_target, want_fell;
 	struct mb_json *o = mb_json_object();
+	struct mb_slot sum;
 
+	mb_slots_sum(skel->bss->mb_slots, run->nr_producers, &sum);
+	ops = sum.ops;
+	hits = sum.hits;
 	for (int i = 0; i < run->nr_producers; i++) {
-		ops += skel->bss->mb_slots[i].ops;
-		hits += skel->bss->mb_slots[i].hits;
 		target += skel->bss->mb_tc_counts[i].target;
 		fell += skel->bss->mb_tc_counts[i].fell;
 	}

@@ -12,6 +12,7 @@
 #include "drivers/kloop.h"
 #include "util/json.h"
 #include "xm.skel.h"
+#include "drivers/slots.h"
 
 static const struct mb_opt xm_lookup_opts[] = {
 	XM_OPT_MAP_TYPE(xm_lookup_types, "The map: devmap, devmap_hash (devices), xskmap (AF_XDP sockets)"),
@@ -67,16 +68,14 @@ static void xm_lookup_finish(struct mb_run *run)
 {
 	struct xm_state *st = run->priv;
 	struct mb_json *x = mb_run_extra(run), *chk = mb_json_child(x, "ops_checked");
-	uint64_t ops = 0, hits = 0, misses = 0, errors = 0;
+	struct mb_slot sum;
+	uint64_t ops, hits, misses, errors;
 
-	for (int i = 0; i < run->nr_producers; i++) {
-		const struct mb_slot *s = &st->skel->bss->mb_slots[i];
-
-		ops += s->ops;
-		hits += s->hits;
-		misses += s->misses;
-		errors += s->errors;
-	}
+	mb_slots_sum(st->skel->bss->mb_slots, run->nr_producers, &sum);
+	ops = sum.ops;
+	hits = sum.hits;
+	misses = sum.misses;
+	errors = sum.errors;
 	xm_describe(run, st);
 	mb_json_set_str(x, "helper", "bpf_map_lookup_elem");
 	mb_json_set_num(chk, "ops", (double)ops);
