@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "hist.h"
+#include "stats.h"
 
 void mb_hist_init(struct mb_hist *h)
 {
@@ -49,14 +50,7 @@ double mb_hist_percentile(const struct mb_hist *h, double p)
 
 	if (!h->count)
 		return NAN;
-	if (p < 0)
-		p = 0;
-	if (p > 100)
-		p = 100;
-	/* The 1-based rank of the value at @p: at least the first, at most the last. */
-	rank = (uint64_t)ceil(p / 100.0 * (double)h->count);
-	if (rank < 1)
-		rank = 1;
+	rank = mb_nearest_rank(h->count, p);
 	for (unsigned int i = 0; i < MB_HIST_BUCKETS; i++) {
 		seen += h->bucket[i];
 		if (seen < rank)

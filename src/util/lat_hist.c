@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "lat_hist.h"
+#include "stats.h"
 
 __u64 mb_lat_bucket_low(__u32 i)
 {
@@ -48,19 +49,10 @@ static double bucket_mid(const struct mb_lat_hist *h, __u32 i)
 double mb_lat_hist_percentile(const struct mb_lat_hist *h, double p)
 {
 	__u64 rank, seen = 0;
-	double r;
 
 	if (!h->count)
 		return NAN;
-	if (p < 0)
-		p = 0;
-	if (p > 100)
-		p = 100;
-	/* 99.9 % of 10000 is 9990.000000000002 in doubles: that is rank 9990. */
-	r = p / 100.0 * (double)h->count;
-	rank = (__u64)ceil(r - r * 1e-12);
-	if (rank < 1)
-		rank = 1;
+	rank = mb_nearest_rank(h->count, p);
 	for (__u32 i = 0; i < MB_LAT_BUCKETS; i++) {
 		seen += h->bucket[i];
 		if (seen >= rank)

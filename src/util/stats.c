@@ -13,6 +13,20 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+uint64_t mb_nearest_rank(uint64_t count, double p)
+{
+	double r;
+	uint64_t rank;
+
+	if (p < 0)
+		p = 0;
+	if (p > 100)
+		p = 100;
+	r = p / 100.0 * (double)count;
+	rank = (uint64_t)ceil(r - r * 1e-12);
+	return rank < 1 ? 1 : rank;
+}
+
 double mb_percentile_sorted(const double *sorted, size_t n, double p)
 {
 	double rank, frac;

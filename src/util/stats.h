@@ -4,6 +4,7 @@
 #define MB_STATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct mb_stats {
 	size_t n;
@@ -23,6 +24,13 @@ int mb_stats_compute(const double *values, size_t n, struct mb_stats *st);
 
 /* The median of @n values (NaNs skipped), sorting them in place; NaN when none is left. */
 double mb_median(double *v, size_t n);
+
+/*
+ * The 1-based nearest rank of percentile @p (clamped to 0..100) among @count values: the
+ * histograms' percentiles, ceil(p / 100 * count), at least 1. A product that floating point
+ * puts a hair above a whole number (99.9 % of 10000 is 9990.000000000002) is that number.
+ */
+uint64_t mb_nearest_rank(uint64_t count, double p);
 
 /* Percentile @p (0..100) of a sorted array, with linear interpolation between ranks. */
 double mb_percentile_sorted(const double *sorted, size_t n, double p);

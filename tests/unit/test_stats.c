@@ -140,6 +140,21 @@ static int flagged_quiet(int n, int sets)
 	return flagged;
 }
 
+static void test_nearest_rank(void **state)
+{
+	(void)state;
+	assert_int_equal(mb_nearest_rank(10000, 50), 5000);
+	/* 99.9 % of 10000 is 9990.000000000002 in doubles: rank 9990, not 9991. */
+	assert_int_equal(mb_nearest_rank(10000, 99.9), 9990);
+	assert_int_equal(mb_nearest_rank(10000, 99.91), 9991);
+	assert_int_equal(mb_nearest_rank(3, 50), 2);
+	/* At least the first, at most the last; @p clamped. */
+	assert_int_equal(mb_nearest_rank(10, 0), 1);
+	assert_int_equal(mb_nearest_rank(10, -5), 1);
+	assert_int_equal(mb_nearest_rank(10, 100), 10);
+	assert_int_equal(mb_nearest_rank(10, 250), 10);
+}
+
 static void test_no_false_alarms(void **state)
 {
 	(void)state;
@@ -169,6 +184,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_basic),
+		cmocka_unit_test(test_nearest_rank),
 		cmocka_unit_test(test_single_and_empty),
 		cmocka_unit_test(test_nan_skipped),
 		cmocka_unit_test(test_percentiles),
