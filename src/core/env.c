@@ -59,7 +59,7 @@ const struct mb_opt mb_global_opts[] = {
 	ENV_FLAG("net", 0, net,
 		 "In-kernel loops: subtract the empty loop's ns/op from the reported latency"),
 	ENV_FLAG("latency", 0, latency,
-		 "In-kernel loops: time one op in 8192 on its own, report its percentiles (p50 .. p99.9, max) and the timer's cost"),
+		 "Time one op in 8192 on its own (in-kernel loops; one in 64 on the syscall path), report its percentiles (p50 .. p99.9, max) and the timer's cost"),
 	{ .name = "loop", .type = MB_OPT_ENUM, .offset = offsetof(struct mb_env, loop),
 	  .def = "auto", .choices = mb_loop_kind_names,
 	  .help = "In-kernel loops: may_goto (no call per op), bpf_loop, or auto (may_goto where the kernel has it)" },

@@ -12,6 +12,8 @@
 
 #include "util/lat_hist.h"
 
+struct mb_user_lat;
+
 struct mb_latency {
 	struct mb_lat_hist op;		/* the measured samples' timed ops (warm-up left out) */
 	struct mb_lat_hist timer;	/* the same samples' empty clock pairs */
@@ -21,6 +23,9 @@ struct mb_latency {
 	/* The driver's: its histogram map (-1: none yet) and what it read there last. */
 	int fd;
 	struct mb_lat_hist *last_op, *last_timer;
+	/* Or, on a path that times ops in user space, the producers' own histograms. */
+	struct mb_user_lat *user;
+	int nr_user;
 };
 
 /* The figures of latency_ns, in ns (NaN where nothing was timed). */

@@ -11,6 +11,7 @@
 #include "loop_diag.h"
 #include "loop_kind.h"
 #include "reference.h"
+#include "user_latency.h"
 #include "sys/probe.h"
 
 static int kloop_probe(const struct mb_run *run, char *why, size_t len)
@@ -35,12 +36,14 @@ static void kloop_sample(struct mb_run *run, struct mb_sample *s)
 {
 	mb_reference_sample(run, s);
 	mb_kloop_latency_sample(run, s);
+	mb_user_latency_sample(run, s);
 }
 
 static void kloop_release(struct mb_run *run)
 {
 	mb_reference_release(run);
 	mb_kloop_latency_release(run);
+	mb_user_latency_release(run);
 }
 
 /* After the producers ran, which read the evidence of the bench's own program. */

@@ -97,18 +97,6 @@ static int read_merged(int fd, __u32 key, struct mb_lat_hist *h)
 	return err;
 }
 
-/* @acc gets @now's values less @then's; its max stays the cumulative one (lat_hist.h). */
-static void add_difference(struct mb_lat_hist *acc, const struct mb_lat_hist *now,
-			   const struct mb_lat_hist *then)
-{
-	acc->count += now->count - then->count;
-	acc->sum += now->sum - then->sum;
-	if (now->max > acc->max)
-		acc->max = now->max;
-	for (__u32 i = 0; i < MB_LAT_BUCKETS; i++)
-		acc->bucket[i] += now->bucket[i] - then->bucket[i];
-}
-
 static int read_both(int fd, struct mb_lat_hist *op, struct mb_lat_hist *timer)
 {
 	int err = read_merged(fd, MB_LAT_OP, op);
@@ -131,8 +119,8 @@ void mb_kloop_latency_sample(struct mb_run *run, const struct mb_sample *s)
 	timer = malloc(sizeof(*timer));
 	if (lat->last_op && lat->last_timer && op && timer && !read_both(lat->fd, op, timer)) {
 		if (s && !s->warmup) {
-			add_difference(&lat->op, op, lat->last_op);
-			add_difference(&lat->timer, timer, lat->last_timer);
+			mb_lat_hist_add_difference(&lat->op, op, lat->last_op);
+			mb_lat_hist_add_difference(&lat->timer, timer, lat->last_timer);
 		}
 		memcpy(lat->last_op, op, sizeof(*op));
 		memcpy(lat->last_timer, timer, sizeof(*timer));

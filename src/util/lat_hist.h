@@ -64,6 +64,13 @@ __u64 mb_lat_bucket_high(__u32 i);
 /* Add @b's values to @a. */
 void mb_lat_hist_merge(struct mb_lat_hist *a, const struct mb_lat_hist *b);
 /*
+ * Add to @acc what cumulative histogram @now holds beyond its older reading @then: the
+ * values between the two. @acc's max becomes the larger of its own and @now's (the older
+ * max stays in a cumulative one).
+ */
+void mb_lat_hist_add_difference(struct mb_lat_hist *acc, const struct mb_lat_hist *now,
+				const struct mb_lat_hist *then);
+/*
  * Percentile @p (0..100) of the values: the middle of the bucket that holds the value of that
  * rank (1-based, ceil(p/100 * count)), kept at or below max. NaN when empty.
  */

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# --latency: ops timed one by one in the in-kernel loop. The percentiles are ordered, the count
+# --latency: ops timed one by one in the in-kernel loop, and on the syscall path in the producer's
+# thread. The percentiles are ordered, the count
 # is the measured samples' ops over the sampling rate (to within the calls in flight when a
 # sample was read), text, JSON and CSV say the same, and where nothing can be timed the result
 # says why; the benches whose op is empty, and --loop bpf_loop, refuse it.
@@ -53,12 +54,32 @@ cp "$OUT" "$JSON"
 schema_check "$JSON"
 jq_check "bpf_loop fallback: no op timed, and why" "$JSON" \
 	'.results[0].latency_ns | .count == 0 and .p50 == null and (.why | test("may_goto loop only"))'
-expect_rc 0 "map-lookup --path syscall --latency" -w0 -d1 --interval_ms 100 --latency \
-	map-lookup --path syscall --format json
-jq_check "syscall path: no op timed, and why" "$OUT" \
-	'.results[0].latency_ns | .count == 0 and (.why | length > 0)'
-expect_rc 0 "map-lookup --path syscall --latency, text" -w0 -d1 --interval_ms 100 --latency \
-	map-lookup --path syscall
+# The syscall path: one op in 64 timed with the wall clock in the producer's thread.
+expect_rc 0 "map-lookup --path syscall --latency" "${SHORT[@]}" --latency map-lookup \
+	--path syscall -o "$JSON" -o "$CSV"
+schema_check "$JSON"
+jq_check "syscall path: ops timed one in 64, ordered percentiles, the timer measured" "$JSON" \
+	'.results[0].latency_ns | .why == null and .every == 64 and .ops_per_timed == 1 and
+	 0 < .p50 and .p50 <= .p90 and .p90 <= .p99 and .p99 <= .p999 and .p999 <= .max and
+	 .timer_ns > 0'
+# Counters are published every 256 ops and the histograms read a moment after them: each end
+# of the measured samples may be off by a few timed ops, never by a share of them.
+jq_check "syscall path: count is the measured ops over 64" "$JSON" \
+	'.results[0] | ([.samples[] | select(.warmup | not) | .ops] | add) as $ops
+	 | (.latency_ns.count - $ops / 64 | fabs) <= 0.02 * $ops / 64 + 16'
+jq_check "syscall path: the CSV's latency row has the JSON's count" "$JSON" \
+	"$(printf '.results[0].latency_ns.count == %s' \
+		"$(awk -F, '$3 == "latency" { print $(NF - 1) }' "$CSV")")"
+expect_rc 0 "map-mixed --path syscall --latency, text" -w0 -d1 --interval_ms 100 --latency \
+	map-mixed --path syscall
+check "map-mixed: its three calls timed together, one iteration in 64" \
+	grep -qE '^Per-op: p50 [0-9.]+, .* over [0-9]+ timed iterations \(1 in 64\); timer [0-9.]+ ns, included$' "$OUT"
+expect_rc 0 "map-lookup --path batch --latency" -w0 -d1 --interval_ms 100 --latency \
+	map-lookup --path batch --format json
+jq_check "batch path: no op timed, and why" "$OUT" \
+	'.results[0].latency_ns | .count == 0 and (.why | test("batch path"))'
+expect_rc 0 "map-lookup --path batch --latency, text" -w0 -d1 --interval_ms 100 --latency \
+	map-lookup --path batch
 check "the Per-op line says not available" grep -q '^Per-op: not available: ' "$OUT"
 
 expect_usage "--latency: this bench's op is empty" -w0 -d1 --latency bpf-noop

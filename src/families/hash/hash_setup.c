@@ -18,6 +18,7 @@
 #include "maps/map_mmap.h"
 #include "drivers/map_report.h"
 #include "hash.h"
+#include "drivers/user_latency.h"
 #include "core/env.h"
 #include "hash.skel.h"
 #include "util/json.h"
@@ -395,6 +396,11 @@ static int plan_state(struct mb_run *run, struct hash_state *st)
 			return -ENOMEM;
 		memset(st->cpu, 0, sizeof(*st->cpu) * (size_t)run->nr_producers);
 	}
+	/* --latency: a syscall op timed one in HASH_USER_LAT_EVERY (map-mixed: its three calls). */
+	if (a->path == HASH_PATH_SYSCALL)
+		return mb_user_latency_start(run, HASH_USER_LAT_EVERY, st->op == HASH_MIXED ? 3 : 1);
+	if (a->path == HASH_PATH_BATCH)
+		mb_user_latency_unavailable(run, "the batch path's calls are not timed one by one yet (--path syscall and kernel are)");
 	return 0;
 }
 

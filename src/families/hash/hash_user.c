@@ -16,6 +16,7 @@
 #include "hash.h"
 #include "util/log.h"
 #include "core/runner.h"
+#include "drivers/user_latency.h"
 
 /* Single ops between two publications of the counters (and two CPU clock reads). */
 #define USER_CHUNK 256
@@ -36,6 +37,7 @@ struct user_prod {
 	struct mb_counters c;
 	uint64_t cpu_ns;	/* thread CPU time spent on ops */
 	uint64_t refill_cpu_ns;	/* ... and on refills, to take out of it */
+	struct mb_user_lat *lat;	/* --latency: its timed ops, or NULL */
 };
 
 static uint64_t thread_cpu_ns(void)
@@ -110,8 +112,12 @@ static int syscall_chunk(struct mb_run *run, struct mb_producer *p, struct user_
 
 	for (int j = 0; j < USER_CHUNK; j++) {
 		uint32_t k = next_index(u, wraps, &last);
+		bool timed = mb_user_latency_due(u->lat);
+		uint64_t t0 = 0, t1;
 
 		memcpy(key, &k, sizeof(k));
+		if (timed)
+			t0 = mb_now_ns();
 		switch (op) {
 		case HASH_LOOKUP:
 			count(&u->c, bpf_map_lookup_elem(fd, key, val), false);
@@ -135,6 +141,10 @@ static int syscall_chunk(struct mb_run *run, struct mb_producer *p, struct user_
 			break;
 		default:
 			return -EINVAL;
+		}
+		if (timed) {
+			t1 = mb_now_ns();
+			mb_user_latency_add(u->lat, t0, t1, mb_now_ns());
 		}
 		if (last) {
 			int err = refill(run, p, u);
@@ -250,6 +260,7 @@ static int user_init(struct mb_run *run, struct mb_producer *p, struct user_prod
 	u->key_size = a->key_size;
 	u->value_bytes = mb_map_value_bytes(st->leaf, a->value_size);
 	u->token_fd = -1;
+	u->lat = a->path == HASH_PATH_SYSCALL ? mb_user_latency_of(run, p->idx) : NULL;
 	u->keys = calloc(batch, a->key_size);
 	u->values = calloc(batch, u->value_bytes);
 	if (!u->keys || !u->values)

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * --latency on the syscall path (drivers/user_latency): one op in @every is due, counted per
+ * producer; the sampler adds what the producers timed since its last read, only for measured
+ * samples, merged over the producers; nothing without --latency.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "core/latency.h"
+#include "drivers/user_latency.h"
+
+static void test_due_every(void **state)
+{
+	struct mb_latency lat = { .fd = -1 };
+	struct mb_run run = { .nr_producers = 2, .latency = &lat };
+	struct mb_user_lat *u;
+	int due = 0;
+
+	(void)state;
+	assert_int_equal(mb_user_latency_start(&run, 4, 3), 0);
+	assert_int_equal(lat.every, 4);
+	assert_int_equal(lat.ops_per_timed, 3);
+	assert_string_equal(lat.why, "");
+	u = mb_user_latency_of(&run, 1);
+	assert_non_null(u);
+	assert_null(mb_user_latency_of(&run, 2));
+	assert_null(mb_user_latency_of(&run, -1));
+	/* The first op, then every fourth. */
+	assert_true(mb_user_latency_due(u));
+	for (int i = 0; i < 3; i++)
+		assert_false(mb_user_latency_due(u));
+	assert_true(mb_user_latency_due(u));
+	for (int i = 0; i < 400; i++)
+		due += mb_user_latency_due(u);
+	assert_int_equal(due, 100);
+	assert_false(mb_user_latency_due(NULL));
+	mb_user_latency_release(&run);
+	assert_null(lat.user);
+}
+
+static void test_samples(void **state)
+{
+	struct mb_latency lat = { .fd = -1 };
+	struct mb_run run = { .nr_producers = 2, .latency = &lat };
+	struct mb_sample warm = { .warmup = true }, measured = { .warmup = false };
+	struct mb_user_lat *u0, *u1;
+
+	(void)state;
+	assert_int_equal(mb_user_latency_start(&run, 1, 1), 0);
+	u0 = mb_user_latency_of(&run, 0);
+	u1 = mb_user_latency_of(&run, 1);
+	mb_user_latency_add(u0, 100, 150, 170);		/* before the baseline: left out */
+	mb_user_latency_sample(&run, NULL);
+	mb_user_latency_add(u0, 1000, 1300, 1320);	/* in the warm-up: left out */
+	mb_user_latency_sample(&run, &warm);
+	assert_int_equal(lat.op.count, 0);
+	mb_user_latency_add(u0, 2000, 2040, 2060);
+	mb_user_latency_add(u1, 3000, 3090, 3110);
+	mb_user_latency_add(u1, 4000, 3000, 4010);	/* a clock that went back: no value */
+	mb_user_latency_sample(&run, &measured);
+	assert_int_equal(lat.op.count, 2);
+	assert_int_equal(lat.op.sum, 40 + 90);
+	assert_int_equal(lat.op.max, 300);		/* the cumulative max, as in the BPF map */
+	assert_int_equal(lat.timer.count, 2);
+	assert_int_equal(lat.timer.sum, 40);
+	assert_true(mb_lat_hist_percentile(&lat.op, 50) == 40);
+	assert_true(mb_lat_hist_percentile(&lat.op, 100) == 90);
+	mb_user_latency_release(&run);
+	free(lat.last_op);
+	free(lat.last_timer);
+}
+
+static void test_without_latency(void **state)
+{
+	struct mb_run run = { .nr_producers = 1 };
+
+	(void)state;
+	assert_int_equal(mb_user_latency_start(&run, 64, 1), 0);
+	assert_null(mb_user_latency_of(&run, 0));
+	mb_user_latency_unavailable(&run, "why");
+	mb_user_latency_sample(&run, NULL);
+	mb_user_latency_release(&run);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_due_every),
+		cmocka_unit_test(test_samples),
+		cmocka_unit_test(test_without_latency),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
