@@ -410,6 +410,25 @@ int mb_cli_check_quiet(const struct mb_cli *cli, const char *verb)
 	return -EINVAL;
 }
 
+int mb_cli_machine_readable(struct mb_cli *cli, const char *verb, bool stdout_doc,
+			    const char *doc_hint)
+{
+	static const char *const names[] = { "text", "json", "csv", "md" };
+	struct mb_env *env = &cli->env;
+
+	if (!env->machine_readable)
+		return 0;
+	if (stdout_doc) {
+		mb_err("%s--format %s: with --machine-readable stdout carries the RESULT lines: must be text (%s)",
+		       verb, names[env->format], doc_hint);
+		return -EINVAL;
+	}
+	/* The kernel's option sets quiet too; -v asks for more lines and keeps them. */
+	if (!env->verbose)
+		env->quiet = true;
+	return 0;
+}
+
 int mb_cli_check_globals(const struct mb_cli *cli, const char *verb,
 			 const struct mb_cli_global *globals)
 {

@@ -89,6 +89,13 @@ void mb_cli_print_globals(FILE *f, const struct mb_cli_global *globals);
  */
 int mb_cli_check_quiet(const struct mb_cli *cli, const char *verb);
 /*
+ * --machine-readable: refused when stdout would carry a document other than text
+ * (@stdout_doc; -EINVAL, one line naming @verb, --format and its value, with @doc_hint on where
+ * the document can go instead); else it sets quiet, as the kernel's option does, unless -v.
+ */
+int mb_cli_machine_readable(struct mb_cli *cli, const char *verb, bool stdout_doc,
+			    const char *doc_hint);
+/*
  * A subcommand takes only @globals of the global options: any other given (or a bench
  * option) is refused with one line naming @verb. Returns 0 or -EINVAL.
  */

@@ -42,6 +42,7 @@ static const struct mb_cli_global sweep_globals[] = {
 	{ "quiet", "No progress lines and no bar" },
 	{ "verbose", "Each run's own Iter and Summary lines (on stderr), libbpf's messages" },
 	{ "format", "stdout: a table (text, csv, md), or with json and no -o the JSON document" },
+	{ "machine-readable", "The kernel bench's RESULT line on stdout for each point timed in the kernel, before the table; implies -q; --format text only" },
 	{ "output", "Write the JSON document of every point to FILE, atomically" },
 	{ NULL },
 };
@@ -212,6 +213,11 @@ int mb_cmd_sweep(int argc, char **argv)
 	err = mb_cli_one_output(&sw->cli, "sweep");
 	if (!err)
 		err = mb_cli_output_format(&sw->cli, "sweep: ", MB_FORMAT_JSON);
+	/* stdout's table is in --format: RESULT lines would cut into it. */
+	if (!err)
+		err = mb_cli_machine_readable(&sw->cli, "sweep: ",
+					      sw->cli.env.format != MB_FORMAT_TEXT,
+					      "-o FILE gets the JSON document");
 	if (!err)
 		err = sw->args.preset ? sweep_setup_preset(sw) : sweep_setup_benches(sw);
 	if (!err)

@@ -53,7 +53,8 @@ static int run_benches(struct mb_cli *cli)
 	const struct mb_bench **benches;
 	struct mb_env *env = &cli->env;
 	struct mb_session session = { 0 };
-	struct mb_chain_want want = { .live_text = true, .baseline = true };
+	struct mb_chain_want want = { .live_text = true, .baseline = true,
+				      .result_lines = env->machine_readable };
 	struct mb_run *runs = NULL;
 	int nr = cli->nr_names, ran = 0, status = MB_EXIT_USAGE;
 
@@ -161,7 +162,9 @@ int main(int argc, char **argv)
 		mb_cli_free(&cli);
 		return MB_EXIT_USAGE;
 	}
-	if (mb_cli_check_quiet(&cli, "") || mb_cli_output_format(&cli, "", -1)) {
+	if (mb_cli_check_quiet(&cli, "") || mb_cli_output_format(&cli, "", -1) ||
+	    mb_cli_machine_readable(&cli, "", cli.env.format != MB_FORMAT_TEXT && !cli.env.output,
+				    "or -o FILE for the document")) {
 		mb_cli_free(&cli);
 		return MB_EXIT_USAGE;
 	}

@@ -46,6 +46,8 @@ const struct mb_opt mb_global_opts[] = {
 	ENV_CPUSET("cons-affinity", cons_cpus, "Pin consumers to these CPUs (implies -a)"),
 	ENV_FLAG("quiet", 'q', quiet, "Only the Iter and Summary lines (and errors)"),
 	ENV_FLAG("verbose", 'v', verbose, "Show libbpf's debug messages and the verifier log"),
+	ENV_FLAG("machine-readable", 0, machine_readable,
+		 "The kernel bench's RESULT line (scenario, samples, median, stddev, cv, min, p99, max) on stdout for each result timed in the kernel; implies -q; text only (docs/output.md)"),
 	{ .name = "format", .type = MB_OPT_ENUM, .offset = offsetof(struct mb_env, format),
 	  .def = "text", .choices = format_names,
 	  .help = "Output format (docs/output.md); md: Markdown tables of sweep and compare" },

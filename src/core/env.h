@@ -31,6 +31,7 @@ struct mb_env {
 	bool affinity;
 	bool quiet;
 	bool verbose;
+	bool machine_readable;	/* the kernel's RESULT line per in-kernel result (implies quiet) */
 	bool list;
 	bool map_types;	/* list the map types, probed, and their benches */
 	bool help;

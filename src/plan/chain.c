@@ -4,6 +4,7 @@
 #include "chain.h"
 #include "output/live_text.h"
 #include "output/report.h"
+#include "output/result_sink.h"
 #include "util/json.h"
 #include "util/log.h"
 
@@ -42,12 +43,13 @@ void mb_chain_build(struct mb_chain *c, const struct mb_chain_want *want,
 		    const struct mb_env *env, const struct mb_json *base)
 {
 	/*
-	 * The one order of every chain: what shows a run as it goes, then what the end writes:
-	 * the table, the document, the comparison with the baseline (all on the progress
-	 * stream or stdout, in this order).
+	 * The one order of every chain: what shows a run as it goes (a RESULT line right under
+	 * its Summary), then what the end writes: the table, the document, the comparison with
+	 * the baseline (all on the progress stream or stdout, in this order).
 	 */
 	struct mb_sink *const order[] = {
 		want->live_text ? &c->live : NULL,
+		want->result_lines ? &c->result : NULL,
 		want->progress,
 		want->table != MB_CHAIN_NO_TABLE ? &c->table : NULL,
 		&c->document,
@@ -59,6 +61,7 @@ void mb_chain_build(struct mb_chain *c, const struct mb_chain_want *want,
 		.make = runs_doc_make, .write = runs_doc_write, .priv = (void *)env,
 	};
 	mb_live_text_sink_init(&c->live);
+	mb_result_sink_init(&c->result);
 	c->table = (struct mb_sink){ .end = table_end, .priv = c };
 	c->document = (struct mb_sink){ .end = document_end, .priv = c };
 	mb_baseline_sink_init(&c->baseline, env, base);

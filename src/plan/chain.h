@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The sinks of a session's runs (core/sink.h), assembled in one place from what the run wants,
- * in one order written once (mb_chain_build): the live text lines, a sweep's progress, the
- * table of the results, the document writer, then --baseline's comparison and
+ * in one order written once (mb_chain_build): the live text lines, the RESULT lines, a sweep's
+ * progress, the table of the results, the document writer, then --baseline's comparison and
  * --save-baseline. After the last run the document is made once, before the end event, and
  * handed to every sink with it: the writer writes it and the baseline sink compares and saves
  * it, so neither depends on where the other stands in the chain.
@@ -38,6 +38,7 @@ enum mb_chain_table {
 /* What a run wants done with its events; each part is a sink of the chain, or absent. */
 struct mb_chain_want {
 	bool live_text;			/* the kernel-style lines as each run goes */
+	bool result_lines;		/* --machine-readable: the kernel's RESULT line per result */
 	struct mb_sink *progress;	/* a sweep's progress lines and bar; NULL: none */
 	enum mb_chain_table table;
 	/* The document and its writer; NULL: the runs' document, in env's format (report.h). */
@@ -47,7 +48,7 @@ struct mb_chain_want {
 
 struct mb_chain {
 	struct mb_sink *head;		/* where the runs send their events */
-	struct mb_sink live, table, document;
+	struct mb_sink live, result, table, document;
 	struct mb_baseline_sink baseline;
 	struct mb_chain_doc doc;
 	enum mb_chain_table table_when;

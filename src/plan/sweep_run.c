@@ -194,7 +194,7 @@ int sweep_run_all(struct sweep *sw, struct mb_session *session)
 	struct mb_chain_doc doc;
 	/* The table is the document writer's: a row per point (sweep_output.c). */
 	struct mb_chain_want want = { .live_text = true, .progress = &sink, .doc = &doc,
-				      .baseline = true };
+				      .baseline = true, .result_lines = env->machine_readable };
 	double est = 0;
 	char dur[32];
 	FILE *devnull = NULL;
