@@ -50,27 +50,49 @@ struct {
 
 /* Whether the step that starts with @l ops left times its first op (below). */
 #define MB_LAT_DUE(lc, l)							\
-	(((MB_LAT_SLOT(lc)->lat_base - (l)) & (MB_LAT_EVERY - 1)) < 4)
+	(MB_LAT_SLOT(lc)->lat_base - (l) >= MB_LAT_SLOT(lc)->lat_next)
+
+/*
+ * The next timed op, drawn after op number @done was timed: a gap uniform in MB_LAT_EVERY / 2
+ * .. 3 * MB_LAT_EVERY / 2 - 1, its mean MB_LAT_EVERY. Not a fixed gap: a fixed one aliases
+ * with anything the map does every 2^k ops (an LRU hash refills its per-CPU free list every
+ * 128 updates, and a gap of 8192 timed that refill 14 times as often as it happens).
+ * xorshift64: cheap, and seeded the same in every run, so runs time the same op numbers.
+ */
+#define MB_LAT_NEXT(lc, done)							\
+	do {									\
+		__u64 mb_x = MB_LAT_SLOT(lc)->lat_rng;				\
+										\
+		if (!mb_x)							\
+			mb_x = 0x9e3779b97f4a7c15ULL;				\
+		mb_x ^= mb_x << 13;						\
+		mb_x ^= mb_x >> 7;						\
+		mb_x ^= mb_x << 17;						\
+		MB_LAT_SLOT(lc)->lat_rng = mb_x;				\
+		MB_LAT_SLOT(lc)->lat_next = (done) + MB_LAT_EVERY / 2 +		\
+					    (mb_x & (MB_LAT_EVERY - 1));	\
+	} while (0)
 
 /*
  * After the timed op: the clock's second read, a third at once (the timer alone), and both
  * differences into the histograms. The reads wait beside the loop state (in .bss), not in
  * registers that the helper calls would make the compiler spill to the stack.
  */
-#define MB_LAT_RECORD(lc)							\
+#define MB_LAT_RECORD(lc, done)						\
 	do {									\
 		MB_LAT_SLOT(lc)->lat_t1 = bpf_ktime_get_ns();			\
 		MB_LAT_SLOT(lc)->lat_t2 = bpf_ktime_get_ns();			\
 		MB_LAT_ADD(MB_LAT_SLOT(lc), MB_LAT_OP, lat_t1, lat_t0);		\
 		MB_LAT_ADD(MB_LAT_SLOT(lc), MB_LAT_TIMER, lat_t2, lat_t1);	\
+		MB_LAT_NEXT(lc, done);						\
 	} while (0)
 
 /*
- * The may_goto loop of kloop.bpf.h with one op in MB_LAT_EVERY timed. An op's number over the
- * producer's whole run is the slot's ops before the call plus the ops run in it (lat_base
- * less @left): it grows by four a step, so of MB_LAT_EVERY / 4 steps in a row exactly one
- * starts at a number below four modulo MB_LAT_EVERY, and that step times its first op. The
- * count is one in MB_LAT_EVERY across calls of any length. The op's code is the same copy
+ * The may_goto loop of kloop.bpf.h with one op in MB_LAT_EVERY timed, on average. An op's
+ * number over the producer's whole run is the slot's ops before the call plus the ops run in
+ * it (lat_base less @left): it grows by four a step, and the first step that starts at or
+ * past lat_next times its first op and draws the next lat_next (MB_LAT_NEXT). The rate holds
+ * across calls of any length. The op's code is the same copy
  * timed or not, so the program holds as many copies of it as the plain loop (and the same
  * stack); the other steps pay two tests. An op that stops the loop is not recorded.
  */
@@ -93,7 +115,7 @@ int _prog(__u64 *ctx)								\
 			MB_LAT_SLOT(lc)->lat_t0 = bpf_ktime_get_ns();		\
 		MB_LOOP_STEP_CALL(_call, lc, left, out);			\
 		if (MB_LAT_DUE(lc, left + 1))					\
-			MB_LAT_RECORD(lc);					\
+			MB_LAT_RECORD(lc, MB_LAT_SLOT(lc)->lat_base - (left + 1)); \
 		MB_LOOP_STEP_CALL(_call, lc, left, out);			\
 		MB_LOOP_STEP_CALL(_call, lc, left, out);			\
 		MB_LOOP_STEP_CALL(_call, lc, left, out);			\

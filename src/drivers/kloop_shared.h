@@ -56,6 +56,8 @@ struct mb_loop_ctx {
 struct mb_loop_ctx_slot {
 	struct mb_loop_ctx lc;
 	__u64 lat_base;		/* the slot's ops before the call plus the call's iterations */
+	__u64 lat_next;		/* the number of the op from which the next one is timed */
+	__u64 lat_rng;		/* the gaps' xorshift state (0: not seeded yet) */
 	__u64 lat_t0;		/* clock reads around the timed op, and the third */
 	__u64 lat_t1;
 	__u64 lat_t2;
@@ -63,8 +65,9 @@ struct mb_loop_ctx_slot {
 } __attribute__((aligned(128)));
 
 /*
- * --latency: one op in MB_LAT_EVERY is timed on its own (a power of two, a multiple of the
- * four ops that share one budget check: kloop_lat.bpf.h). Its duration goes to the per-CPU
+ * --latency: one op in MB_LAT_EVERY, on average, is timed on its own: the gaps between timed
+ * ops are drawn from MB_LAT_EVERY / 2 .. 3 * MB_LAT_EVERY / 2 (a power of two, a multiple of
+ * the four ops that share one budget check: kloop_lat.bpf.h). Its duration goes to the per-CPU
  * histogram MB_LAT_OP of the map mb_lat_hists, and a clock read with nothing between the same
  * two reads to MB_LAT_TIMER: the timer's own cost, which every timed duration includes.
  */

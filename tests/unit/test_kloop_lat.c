@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * The op loop's timed twin (--latency, drivers/kloop_lat.bpf.h): loaded in the plain loop's
- * place, it times exactly one op in MB_LAT_EVERY, counted over the producer's ops across calls
- * of any length, into the op and timer histograms alike; without it the histogram map is not
- * even created.
+ * place, it times the first op and then one in MB_LAT_EVERY on average (random gaps), counted
+ * over the producer's ops across calls of any length, into the op and timer histograms
+ * alike; without it the histogram map is not even created.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -63,28 +63,44 @@ static bool can_run(void)
 	       mb_loop_may_goto_supported();
 }
 
+/* @n timed ops over @ops: one in MB_LAT_EVERY on average, within 10 % (the gaps are random). */
+static void assert_rate(uint64_t n, uint64_t ops)
+{
+	double want = (double)ops / MB_LAT_EVERY;
+
+	if ((double)n < 0.9 * want || (double)n > 1.1 * want)
+		fail_msg("%llu timed ops in %llu, %.0f expected", (unsigned long long)n,
+			 (unsigned long long)ops, want);
+}
+
 static void test_one_in_every(void **state)
 {
 	struct kloop_pre_test_bpf *skel;
+	uint64_t ops, after_long;
 
 	(void)state;
 	if (!can_run())
 		skip();
 	skel = load(MB_LAT_EVERY);
 	skel->bss->mb_slots[0] = (struct mb_slot){ .arg = (uint64_t)gettid() };
-	/* Ten periods in one call: ops 0, MB_LAT_EVERY, ... 9 * MB_LAT_EVERY. */
-	call(skel, 10 * MB_LAT_EVERY);
-	assert_int_equal(timed(skel, MB_LAT_OP), 10);
+	/* The first op is timed, then one in MB_LAT_EVERY on average, gaps of 1/2 to 3/2 of it. */
+	call(skel, 4);
+	assert_int_equal(timed(skel, MB_LAT_OP), 1);
+	call(skel, 1000 * MB_LAT_EVERY);
+	after_long = timed(skel, MB_LAT_OP);
+	assert_rate(after_long, 1000 * MB_LAT_EVERY);
+	assert_true(after_long >= 1000 * 2 / 3 && after_long <= 2 * 1000 + 1);
 	/*
-	 * Calls shorter than the period carry the count on: op 10 * MB_LAT_EVERY, the first of the
-	 * next call, and op 11 * MB_LAT_EVERY, the 25th of the one after.
+	 * Calls far shorter than a gap carry the count on: 4000 calls of a quarter gap and two
+	 * ops (those two run one by one, untimed) keep the rate.
 	 */
-	call(skel, MB_LAT_EVERY - 24);
-	call(skel, MB_LAT_EVERY - 24);
-	assert_int_equal(skel->bss->mb_slots[0].ops, 12 * MB_LAT_EVERY - 48);
-	assert_int_equal(timed(skel, MB_LAT_OP), 12);
+	for (int i = 0; i < 4000; i++)
+		call(skel, MB_LAT_EVERY / 4 + 2);
+	ops = 4000ULL * (MB_LAT_EVERY / 4 + 2);
+	assert_int_equal(skel->bss->mb_slots[0].ops, 4 + 1000ULL * MB_LAT_EVERY + ops);
+	assert_rate(timed(skel, MB_LAT_OP) - after_long, ops);
 	/* Every timed op has its empty clock pair. */
-	assert_int_equal(timed(skel, MB_LAT_TIMER), 12);
+	assert_int_equal(timed(skel, MB_LAT_TIMER), timed(skel, MB_LAT_OP));
 	kloop_pre_test_bpf__destroy(skel);
 }
 
