@@ -54,7 +54,7 @@ struct {
 
 /*
  * The next timed op, drawn after op number @done was timed: a gap uniform in MB_LAT_EVERY / 2
- * .. 3 * MB_LAT_EVERY / 2 - 1, its mean MB_LAT_EVERY. Not a fixed gap: a fixed one aliases
+ * .. 3 * MB_LAT_EVERY / 2, its mean MB_LAT_EVERY. Not a fixed gap: a fixed one aliases
  * with anything the map does every 2^k ops (an LRU hash refills its per-CPU free list every
  * 128 updates, and a gap of 8192 timed that refill 14 times as often as it happens).
  * xorshift64: cheap, and seeded the same in every run, so runs time the same op numbers.
@@ -70,7 +70,7 @@ struct {
 		mb_x ^= mb_x << 17;						\
 		MB_LAT_SLOT(lc)->lat_rng = mb_x;				\
 		MB_LAT_SLOT(lc)->lat_next = (done) + MB_LAT_EVERY / 2 +		\
-					    (mb_x & (MB_LAT_EVERY - 1));	\
+					    mb_x % (MB_LAT_EVERY + 1);		\
 	} while (0)
 
 /*

@@ -18,7 +18,9 @@ int mb_user_latency_start(struct mb_run *run, unsigned int every, unsigned int o
 	struct mb_latency *lat = run->latency;
 	size_t len = sizeof(*lat->user) * (size_t)run->nr_producers;
 
-	if (!lat || lat->user || every < 1)
+	if (every < 2 || (every & (every - 1)))
+		return -EINVAL;
+	if (!lat || lat->user)
 		return 0;
 	lat->user = aligned_alloc(128, len);
 	if (!lat->user)

@@ -20,12 +20,14 @@
 struct mb_user_lat {
 	struct mb_lat_hist op, timer;
 	uint64_t until_next;		/* ops before the next timed one */
-	unsigned int every;
+	uint64_t rng;			/* the gaps' xorshift state (0: not seeded yet) */
+	unsigned int every;		/* a power of two */
 } __attribute__((aligned(128)));
 
 /*
- * In set-up, before the producers start: time one op in @every (@ops_per_timed ops each) on
- * this run's user-space path. 0, or -ENOMEM. Nothing without --latency.
+ * In set-up, before the producers start: time one op in @every (a power of two, at least 2;
+ * @ops_per_timed ops each) on this run's user-space path. 0, -EINVAL for another @every, or
+ * -ENOMEM. Nothing without --latency.
  */
 int mb_user_latency_start(struct mb_run *run, unsigned int every, unsigned int ops_per_timed);
 /* --latency on a path that does not time its ops: why, for the result (nothing without it). */
@@ -33,16 +35,28 @@ void mb_user_latency_unavailable(struct mb_run *run, const char *why);
 /* Producer @idx's histograms, or NULL when the run does not time its ops. */
 struct mb_user_lat *mb_user_latency_of(struct mb_run *run, int idx);
 
-/* Whether the producer's next op is one to time (@u may be NULL: never). */
+/*
+ * Whether the producer's next op is one to time (@u may be NULL: never): the first, then
+ * one in @every on average, the gaps drawn from @every / 2 .. 3 * @every / 2 (@every a power
+ * of two) so that they do not alias with what a map does every 2^k ops, as the BPF side
+ * does (kloop_lat.bpf.h).
+ */
 static inline bool mb_user_latency_due(struct mb_user_lat *u)
 {
+	uint64_t x;
+
 	if (!u)
 		return false;
 	if (u->until_next) {
 		u->until_next--;
 		return false;
 	}
-	u->until_next = u->every - 1;
+	x = u->rng ? u->rng : 0x9e3779b97f4a7c15ULL;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	u->rng = x;
+	u->until_next = u->every / 2 + x % (u->every + 1) - 1;
 	return true;
 }
 

@@ -20,7 +20,7 @@ jq_check "p50 <= p90 <= p99 <= p999 <= max, all above 0" "$JSON" \
 	'.results[0].latency_ns | 0 < .p50 and .p50 <= .p90 and .p90 <= .p99 and .p99 <= .p999 and .p999 <= .max'
 jq_check "the timer's own cost is measured" "$JSON" '.results[0].latency_ns.timer_ns > 0'
 # One iteration in 8192 (every) of the measured samples, on average: the gaps are drawn from
-# 4096 .. 12287, so n timed ops span n * 8192 ops to within a standard deviation of
+# 4096 .. 12288, so n timed ops span n * 8192 ops to within a standard deviation of
 # 0.29 * sqrt(n) gaps (six allowed); a sample's histogram is read a moment after its counters,
 # so each of the two ends may be off by the timed ops of one call in flight, and the last one
 # to three ops of a call (run one by one after the steps of four) are never timed.
