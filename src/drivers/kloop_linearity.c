@@ -46,7 +46,7 @@ void mb_kloop_linearity(struct mb_run *run, struct mb_producer *p, const struct 
 	struct mb_linearity *lin = &run->loop.linearity;
 	const struct mb_slot *slot = &cfg->slots[p->idx];
 	double ns[2][MB_LINEARITY_CALLS];
-	uint64_t n;
+	uint64_t n, t0 = mb_now_ns();
 
 	if (!linearity_wanted(run, p, cfg))
 		return;
@@ -61,6 +61,8 @@ void mb_kloop_linearity(struct mb_run *run, struct mb_producer *p, const struct 
 			return;
 	lin->n = n;
 	mb_linearity_judge(ns[0], ns[1], MB_LINEARITY_CALLS, lin);
+	mb_debug("%s: linearity check: N=%llu, ratio %.3f, %.1f ms", run->bench->name,
+		 (unsigned long long)n, lin->ratio, (double)(mb_now_ns() - t0) / 1e6);
 }
 
 void mb_kloop_linearity_warn(struct mb_run *run)
