@@ -60,7 +60,8 @@ void mb_kloop_linearity(struct mb_run *run, struct mb_producer *p, const struct 
 		if (timed_call(run, p, cfg, n << (i & 1), &ns[i & 1][i / 2]))
 			return;
 	lin->n = n;
-	mb_linearity_judge(ns[0], ns[1], MB_LINEARITY_CALLS, lin);
+	if (mb_linearity_judge(ns[0], ns[1], MB_LINEARITY_CALLS, lin))
+		return;
 	mb_debug("%s: linearity check: N=%llu, ratio %.3f, %.1f ms", run->bench->name,
 		 (unsigned long long)n, lin->ratio, (double)(mb_now_ns() - t0) / 1e6);
 }
