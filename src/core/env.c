@@ -62,6 +62,8 @@ const struct mb_opt mb_global_opts[] = {
 		 "In-kernel loops: subtract the empty loop's ns/op from the reported latency"),
 	ENV_FLAG("latency", 0, latency,
 		 "Time one op in 8192 on its own (in-kernel loops; one in 64 on the syscall path), report its percentiles (p50 .. p99.9, max) and the timer's cost"),
+	ENV_FLAG("no-linearity", 0, no_linearity,
+		 "In-kernel loops: skip the linearity self-check after the samples (5 calls of N and 5 of 2N iterations, about 0.15 s)"),
 	{ .name = "loop", .type = MB_OPT_ENUM, .offset = offsetof(struct mb_env, loop),
 	  .def = "auto", .choices = mb_loop_kind_names,
 	  .help = "In-kernel loops: may_goto (no call per op), bpf_loop, or auto (may_goto where the kernel has it)" },

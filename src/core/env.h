@@ -39,6 +39,7 @@ struct mb_env {
 	bool net;		/* subtract the empty loop's cost from in-kernel ns/op */
 	int loop;		/* enum mb_loop_kind: which in-kernel loop to load */
 	bool latency;		/* time one op in 1024 on its own: per-op percentiles */
+	bool no_linearity;	/* skip the N vs 2N self-check after the samples */
 	struct mb_cpuset prod_cpus;	/* count 0: not given */
 	struct mb_cpuset cons_cpus;
 	int format;		/* enum mb_format */

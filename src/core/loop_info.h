@@ -6,6 +6,8 @@
 #ifndef MB_LOOP_INFO_H
 #define MB_LOOP_INFO_H
 
+#include "util/linearity.h"
+
 enum mb_loop_kind {
 	MB_LOOP_AUTO,		/* --loop auto: may_goto where the kernel accepts it */
 	MB_LOOP_MAY_GOTO,
@@ -22,6 +24,7 @@ struct mb_loop_info {
 	int private_stack;	/* the JIT gave the program a private stack */
 	int subprog_calls;	/* calls to BPF subprograms in the translated program */
 	unsigned int lat_every;	/* --latency: one op in this many timed (0: none) */
+	struct mb_linearity linearity;	/* the N vs 2N self-check (.done: it ran) */
 	char why[160];		/* why this kind ran */
 };
 

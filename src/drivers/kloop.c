@@ -5,6 +5,8 @@
 #include "core/env.h"
 #include "kloop.h"
 #include "kloop_latency.h"
+#include "kloop_linearity.h"
+#include "kloop_step.h"
 #include "loop_evidence.h"
 #include "reference.h"
 #include "util/log.h"
@@ -15,18 +17,6 @@ _Static_assert(sizeof(struct mb_loop_ctx) <= 48, "the loop's state stays at 48 b
 
 #define KLOOP_MAX_ITERS		(1u << 23)	/* bpf_loop's limit */
 #define KLOOP_FIRST_ITERS	1024
-
-void mb_kloop_slot_counters(const struct mb_slot *s, uint32_t ops_per_iter, struct mb_counters *c)
-{
-	c->ops = s->ops * (ops_per_iter ? ops_per_iter : 1);
-	c->hits = s->hits;
-	c->misses = s->misses;
-	c->errors = s->errors;
-	for (int i = 0; i < MB_LOOP_COUNTERS; i++)
-		c->counter[i] = s->counter[i];
-	c->kernel_ns = s->kernel_ns;
-	c->calls = s->calls;
-}
 
 uint64_t mb_kloop_next_iters(uint64_t iters, uint64_t call_ns, uint64_t target_ns, uint64_t max)
 {
@@ -76,25 +66,9 @@ int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_
 	while (!mb_run_should_stop(run)) {
 		uint64_t ns0 = slot->kernel_ns;
 
-		ret = mb_kloop_call(cfg->prog_fd, p->idx, iters, p->cpu);
-		if (ret < 0) {
-			mb_err("%s: producer %d: BPF_PROG_TEST_RUN failed: %s", run->bench->name,
-			       p->idx, strerror(-ret));
+		ret = mb_kloop_step(run, p, cfg, iters, &c);
+		if (ret < 0)
 			return ret;
-		}
-		if (ret == MB_RET_BAD_ARGS)
-			return -EINVAL;
-		mb_kloop_slot_counters(slot, per_iter, &c);
-		if (cfg->every_op_hits)
-			c.hits = c.ops;
-		if (ret >= MB_RET_BENCH && cfg->on_ret) {
-			uint64_t t = mb_now_ns();
-			int err = cfg->on_ret(run, p, (uint32_t)ret, cfg->ctx);
-
-			c.excluded_ns += mb_now_ns() - t;
-			if (err)
-				return err;
-		}
 		if (!cfg->fixed_iters)
 			iters = mb_kloop_next_iters(iters, slot->kernel_ns - ns0, target, max);
 		ret = mb_kloop_reference(run, p, &c, &next_ref);
@@ -103,5 +77,7 @@ int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_
 		/* A call can be long (--call_us, fixed_iters): rates divide by the calls' time. */
 		mb_producer_publish_stamped(p, &c);
 	}
+	/* After the last sample: none of its ops is counted. */
+	mb_kloop_linearity(run, p, cfg, max);
 	return 0;
 }

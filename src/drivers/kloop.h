@@ -20,6 +20,7 @@
 #include "kloop_shared.h"
 #include "core/bench.h"
 #include "kloop_call.h"
+#include "kloop_step.h"
 #include "loop_kind.h"
 
 extern const struct mb_instrument mb_kloop_instrument;
@@ -46,9 +47,6 @@ struct mb_kloop_cfg {
 /* A producer hook body: loops until the run stops. Returns 0 or a negative errno. */
 int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_kloop_cfg *cfg);
 
-
-/* A slot's counters as a producer publishes them (ops times @ops_per_iter, 0 meaning 1). */
-void mb_kloop_slot_counters(const struct mb_slot *s, uint32_t ops_per_iter, struct mb_counters *c);
 
 /*
  * For producers that drive several programs in turn (and so cannot use mb_kloop_produce):

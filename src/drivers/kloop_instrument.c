@@ -8,6 +8,7 @@
 #include "core/env.h"
 #include "kloop.h"
 #include "kloop_latency.h"
+#include "kloop_linearity.h"
 #include "loop_diag.h"
 #include "loop_kind.h"
 #include "reference.h"
@@ -46,11 +47,15 @@ static void kloop_release(struct mb_run *run)
 	mb_user_latency_release(run);
 }
 
-/* After the producers ran, which read the evidence of the bench's own program. */
+/*
+ * After the producers ran, which read the evidence of the bench's own program and made the
+ * linearity check.
+ */
 static void kloop_diagnose(struct mb_run *run)
 {
 	if (run->instrument_state)
 		mb_loop_diagnose(run, run->loop_overhead_ns);
+	mb_kloop_linearity_warn(run);
 }
 
 const struct mb_instrument mb_kloop_instrument = {

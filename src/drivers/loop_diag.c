@@ -48,6 +48,22 @@ static struct mb_json *tristate(int v)
 	return v < 0 ? mb_json_null() : mb_json_bool(v);
 }
 
+/* The linearity self-check (util/linearity.h); null where it did not run. */
+static struct mb_json *linearity_json(const struct mb_linearity *lin)
+{
+	struct mb_json *o;
+
+	if (!lin->done)
+		return mb_json_null();
+	o = mb_json_object();
+	mb_json_set_num(o, "n", (double)lin->n);
+	mb_json_set_num(o, "ratio", lin->ratio);
+	mb_json_set_num(o, "median_n_ns", lin->median_n_ns);
+	mb_json_set_num(o, "median_2n_ns", lin->median_2n_ns);
+	mb_json_set(o, "ok", mb_json_bool(lin->ok));
+	return o;
+}
+
 struct mb_json *mb_loop_json(const struct mb_loop_info *li, double empty_ns)
 {
 	struct mb_json *o = mb_json_object();
@@ -61,5 +77,6 @@ struct mb_json *mb_loop_json(const struct mb_loop_info *li, double empty_ns)
 	mb_json_set(o, "subprog_calls",
 		    li->subprog_calls < 0 ? mb_json_null() : mb_json_number(li->subprog_calls));
 	mb_json_set(o, "cost_ns", isnan(empty_ns) ? mb_json_null() : mb_json_number(empty_ns));
+	mb_json_set(o, "linearity", linearity_json(&li->linearity));
 	return o;
 }

@@ -77,6 +77,18 @@ static void empty_loop(FILE *f, const struct mb_run *run, const struct mb_summar
 			run->env->net && !ref ? " (subtracted)" : "");
 }
 
+/* The linearity self-check: a line when it failed (the warning says it too), with -v always. */
+static void linearity_line(FILE *f, const struct mb_run *run)
+{
+	const struct mb_linearity *lin = &run->loop.linearity;
+
+	if (!lin->done || (lin->ok && !mb_log_verbose()))
+		return;
+	fprintf(f, "Linearity: 2N iterations took %.3f times as long as N (N=%llu, median of %d calls each): %s2 within %.0f %%\n",
+		lin->ratio, (unsigned long long)lin->n, MB_LINEARITY_CALLS,
+		lin->ok ? "" : "not ", MB_LINEARITY_TOL * 100);
+}
+
 void mb_text_notes(FILE *f, const struct mb_run *run, const struct mb_summary *sum)
 {
 	char cv[32];
@@ -96,6 +108,7 @@ void mb_text_notes(FILE *f, const struct mb_run *run, const struct mb_summary *s
 			sum->latency_wall.mean);
 		empty_loop(f, run, sum);
 		fputc('\n', f);
+		linearity_line(f, run);
 	}
 	mb_text_latency(f, run);
 	if (!sum->has_kernel && sum->cpu_share.n)

@@ -284,8 +284,8 @@ trap 'busy_stop; rm -rf "$TMP"' EXIT
 
 # Warnings that report a property of the machine, each with the condition that the result's own
 # figures must show exactly when it appears (thresholds as in the source: loop_diag.c
-# CALL_COST_EXPLAINED_NS, hash.h HASH_CPU_SHARE_MIN). Any other warning is a defect of mapbench (a wrong
-# answer, a failed call, a missing figure).
+# CALL_COST_EXPLAINED_NS, hash.h HASH_CPU_SHARE_MIN, util/linearity.h MB_LINEARITY_TOL). Any
+# other warning is a defect of mapbench (a wrong answer, a failed call, a missing figure).
 WARNINGS_JQ='[.results[] | . as $r |
 	[{re: "^in-kernel loop: ", on: ($r.loop.kind == "bpf_loop" and $r.loop.requested == "auto")},
 	 {re: "^the verifier did not inline bpf_loop", on: ($r.loop.bpf_loop_inlined == false)},
@@ -294,7 +294,9 @@ WARNINGS_JQ='[.results[] | . as $r |
 	 {re: "^[0-9]+ producers?( and [0-9]+ consumers?)? on [0-9]+ online CPUs?: ",
 	  on: ($r.config.oversubscribed == true)},
 	 {re: "^the producers ran [0-9]+ % of the wall time",
-	  on: (($r.summary.metrics.cpu_share.mean // 1) < 0.9)}] as $m |
+	  on: (($r.summary.metrics.cpu_share.mean // 1) < 0.9)},
+	 {re: "^linearity: 2N ops took [0-9.]+ times as long as N ",
+	  on: ($r.loop.linearity.ok == false)}] as $m |
 	($r.warnings | map(. as $w | select($m | map(.re) | any(. as $re | $w | test($re)) | not)))
 		as $other |
 	[$m[] | . as $k | select($k.on != ($r.warnings | any(test($k.re)))) | $k.re] as $wrong |

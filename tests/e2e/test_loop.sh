@@ -65,4 +65,36 @@ check "the Latency line names the loop that ran" grep -qE "^Latency: .*; the sam
 
 expect_usage "--loop" "${SHORT[@]}" --loop sometimes bpf-noop
 
+# The linearity self-check of the kernel's 2026 method (methodology.md, "Linearity"): N and
+# 2N iterations per call after the samples. Its figures are checked, never its verdict: the
+# machine's noise decides that.
+LIN='.results[0].loop.linearity'
+expect_rc 0 "map-lookup: linearity" "${SHORT[@]}" map-lookup --format json
+jq_check "map-lookup: the check's N, ratio and medians" "$OUT" \
+	"$LIN.n > 0 and $LIN.ratio > 0 and $LIN.median_n_ns > 0 and $LIN.median_2n_ns > 0"
+jq_check "map-lookup: the ratio is the medians' (2N over N)" "$OUT" \
+	"($LIN.ratio - $LIN.median_2n_ns / $LIN.median_n_ns | if . < 0 then -. else . end) < 1e-9"
+jq_check "map-lookup: ok is |ratio - 2| / 2 <= 5 %" "$OUT" \
+	"($LIN.ok | type == \"boolean\") and
+	 $LIN.ok == (($LIN.ratio - 2 | if . < 0 then -. else . end) / 2 <= 0.05)"
+jq_check "map-lookup: a failed check is one warning with its ratio, a passed one none" "$OUT" \
+	"(if $LIN.ok then 0 else 1 end) as \$want |
+	 [.results[0].warnings[] | select(test(\"^linearity: 2N ops took [0-9.]+ times as long as N \\\\(N=[0-9]+\"))] |
+	 length == \$want"
+expect_rc 0 "map-lookup -v: linearity line" "${SHORT[@]}" -v map-lookup
+check "-v: the Linearity line gives the ratio and N" \
+	grep -qE '^Linearity: 2N iterations took [0-9.]+ times as long as N \(N=[0-9]+, median of 5 calls each\)' "$OUT"
+expect_rc 0 "map-lookup --no-linearity" "${SHORT[@]}" --no-linearity map-lookup --format json
+jq_check "--no-linearity: the loop is reported, the check is not" "$OUT" \
+	".results[0].loop != null and $LIN == null"
+# Calls that end before N (the range refilled between calls): no ratio rather than a wrong one.
+expect_rc 0 "map-insert: no linearity" "${SHORT[@]}" map-insert --format json
+jq_check "map-insert: its calls end early: no check" "$OUT" "$LIN == null"
+for b in "map-lookup --path syscall" map-scan; do
+	# shellcheck disable=SC2086
+	expect_rc 0 "$b: another runner" "${SHORT[@]}" $b --format json
+	jq_check "$b: not the op loop, no linearity" "$OUT" \
+		'.results[0].runner != "kernel-loop" and .results[0].loop.linearity == null'
+done
+
 finish
