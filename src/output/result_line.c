@@ -24,7 +24,8 @@ int mb_result_line_compute(const double *ns_per_op, size_t n, struct mb_result_l
 
 	if (!v)
 		return -ENOMEM;
-	memcpy(v, ns_per_op, n * sizeof(*v));
+	if (n)
+		memcpy(v, ns_per_op, n * sizeof(*v));
 	m = mb_iqr_filter(v, n);
 	err = mb_stats_compute(v, m, &st);
 	if (!err) {
