@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <bpf/bpf.h>
 
 #include "core/run.h"
@@ -95,22 +96,78 @@ static bool stopped(const struct mb_fill *f)
 	return f->stop && f->stop(f->stop_ctx);
 }
 
+/*
+ * An insert refused with ENOMEM may be a moment's shortage: a map that allocates on insert
+ * (no_prealloc) takes its elements from per-CPU caches that an irq_work refills behind it,
+ * and memory that maps freed a moment ago comes back after RCU grace periods (seen once in
+ * CI: a no_prealloc per-CPU hash of 4000 entries, right after other tests' maps). A fill
+ * waits and tries again, 1 us, then twice as long each time, MEM_RETRIES times in a row
+ * without progress (about 0.13 s in all); a real shortage (a memory cgroup's limit) stays
+ * ENOMEM.
+ */
+#define MEM_RETRIES	17
+
+static bool retry_nomem(int err, int *tries)
+{
+	struct timespec ts;
+	long us;
+
+	if (err != -ENOMEM || *tries >= MEM_RETRIES)
+		return false;
+	us = 1L << (*tries)++;
+	ts.tv_sec = us / 1000000;
+	ts.tv_nsec = us % 1000000 * 1000;
+	nanosleep(&ts, NULL);
+	return true;
+}
+
 /* Entries @from..@n-1 of a chunk, key by key: a present key refused under noexist fails. */
 static int update_keys(const struct mb_fill *f, const uint8_t *keys, const uint8_t *vals,
 		       size_t stride, uint32_t from, uint32_t n, uint64_t *failed)
 {
 	uint32_t ks = f->e->key_size;
 	__u64 flags = f->noexist ? BPF_NOEXIST : BPF_ANY;
+	int tries = 0;
 
 	for (uint32_t j = from; j < n; j++) {
 		if (!bpf_map_update_elem(f->fd, ks ? keys + (size_t)j * ks : NULL,
-					 vals + (size_t)j * stride, flags))
+					 vals + (size_t)j * stride, flags)) {
+			tries = 0;
 			continue;
+		}
+		if (retry_nomem(-errno, &tries)) {
+			j--;
+			continue;
+		}
 		if (errno != EEXIST || !f->noexist)
 			return -errno;
 		(*failed)++;
 	}
 	return 0;
+}
+
+/* A chunk's @n entries in batches, from where a batch refused with a moment's ENOMEM stopped. */
+static int update_batches(const struct mb_fill *f, const struct chunk *c, const uint8_t *keys,
+			  const uint8_t *vals, uint32_t n, uint32_t *done)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	size_t ks = f->e->key_size;
+	int tries = 0, err;
+
+	for (*done = 0;;) {
+		__u32 count = n - *done;
+
+		if (!bpf_map_update_batch(f->fd, keys + *done * ks, vals + *done * c->stride,
+					  &count, &opts))
+			return 0;
+		err = -errno;
+		if (count && count <= n - *done) {
+			*done += count;
+			tries = 0;
+		}
+		if (!retry_nomem(err, &tries))
+			return err;
+	}
 }
 
 /* What a fill, an empty or a check does with one chunk; r->method says batch or key by key. */
@@ -137,20 +194,17 @@ static int each_chunk(const struct mb_fill *f, struct chunk *c, bool values, chu
 static int fill_chunk(const struct mb_fill *f, const struct chunk *c, const uint8_t *keys,
 		      const uint8_t *vals, uint32_t start, uint32_t n, struct mb_fill_result *r)
 {
-	LIBBPF_OPTS(bpf_map_batch_opts, opts);
-	uint32_t from = 0;
+	uint32_t from = 0, done;
 	int err;
 
 	if (r->method == MB_FILL_BATCH) {
-		__u32 count = n;
-
-		if (!bpf_map_update_batch(f->fd, keys, vals, &count, &opts))
+		err = update_batches(f, c, keys, vals, n, &done);
+		if (!err)
 			return 0;
-		err = -errno;
 		if (start || !mb_batch_unsupported(err))
 			return err;
 		/* A type without the batch op leaves count as it was. */
-		from = count < n ? count : 0;
+		from = done < n ? done : 0;
 		r->method = MB_FILL_SINGLE;
 	}
 	return update_keys(f, keys, vals, c->stride, from, n, &r->failed);
