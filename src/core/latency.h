@@ -8,6 +8,7 @@
 #define MB_LATENCY_H
 
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "util/lat_hist.h"
@@ -36,5 +37,15 @@ struct mb_latency_figures {
 };
 
 void mb_latency_figures(const struct mb_latency *lat, struct mb_latency_figures *f);
+
+/*
+ * A timing driver's new reading of its cumulative histograms @op and @timer: what they hold
+ * beyond the last reading goes to the run's figures when @measured (a warm-up sample's, or
+ * the baseline's, does not), and the reading becomes the last. 0, or -ENOMEM.
+ */
+int mb_latency_take(struct mb_latency *lat, const struct mb_lat_hist *op,
+		    const struct mb_lat_hist *timer, bool measured);
+/* Frees the last reading mb_latency_take keeps (again: nothing). */
+void mb_latency_forget(struct mb_latency *lat);
 
 #endif

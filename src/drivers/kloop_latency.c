@@ -111,20 +111,10 @@ void mb_kloop_latency_sample(struct mb_run *run, const struct mb_sample *s)
 
 	if (!lat || __atomic_load_n(&lat->fd, __ATOMIC_ACQUIRE) < 0)
 		return;
-	if (!lat->last_op) {
-		lat->last_op = calloc(1, sizeof(*lat->last_op));
-		lat->last_timer = calloc(1, sizeof(*lat->last_timer));
-	}
 	op = malloc(sizeof(*op));
 	timer = malloc(sizeof(*timer));
-	if (lat->last_op && lat->last_timer && op && timer && !read_both(lat->fd, op, timer)) {
-		if (s && !s->warmup) {
-			mb_lat_hist_add_difference(&lat->op, op, lat->last_op);
-			mb_lat_hist_add_difference(&lat->timer, timer, lat->last_timer);
-		}
-		memcpy(lat->last_op, op, sizeof(*op));
-		memcpy(lat->last_timer, timer, sizeof(*timer));
-	}
+	if (op && timer && !read_both(lat->fd, op, timer))
+		mb_latency_take(lat, op, timer, s && !s->warmup);
 	free(op);
 	free(timer);
 }
@@ -138,7 +128,5 @@ void mb_kloop_latency_release(struct mb_run *run)
 	if (lat->fd >= 0)
 		close(lat->fd);
 	lat->fd = -1;
-	free(lat->last_op);
-	free(lat->last_timer);
-	lat->last_op = lat->last_timer = NULL;
+	mb_latency_forget(lat);
 }

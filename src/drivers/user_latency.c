@@ -100,21 +100,12 @@ void mb_user_latency_sample(struct mb_run *run, const struct mb_sample *s)
 
 	if (!lat || !lat->user)
 		return;
-	if (!lat->last_op) {
-		lat->last_op = calloc(1, sizeof(*lat->last_op));
-		lat->last_timer = calloc(1, sizeof(*lat->last_timer));
-	}
 	op = malloc(sizeof(*op));
 	timer = malloc(sizeof(*timer));
 	tmp = malloc(sizeof(*tmp));
-	if (lat->last_op && lat->last_timer && op && timer && tmp) {
+	if (op && timer && tmp) {
 		read_all(lat, op, timer, tmp);
-		if (s && !s->warmup) {
-			mb_lat_hist_add_difference(&lat->op, op, lat->last_op);
-			mb_lat_hist_add_difference(&lat->timer, timer, lat->last_timer);
-		}
-		memcpy(lat->last_op, op, sizeof(*op));
-		memcpy(lat->last_timer, timer, sizeof(*timer));
+		mb_latency_take(lat, op, timer, s && !s->warmup);
 	}
 	free(op);
 	free(timer);
@@ -130,4 +121,5 @@ void mb_user_latency_release(struct mb_run *run)
 	free(lat->user);
 	lat->user = NULL;
 	lat->nr_user = 0;
+	mb_latency_forget(lat);
 }

@@ -76,8 +76,7 @@ static void test_samples(void **state)
 	assert_true(mb_lat_hist_percentile(&lat.op, 50) == 40);
 	assert_true(mb_lat_hist_percentile(&lat.op, 100) == 90);
 	mb_user_latency_release(&run);
-	free(lat.last_op);
-	free(lat.last_timer);
+	assert_null(lat.last_op);
 }
 
 static void test_without_latency(void **state)
