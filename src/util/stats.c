@@ -46,7 +46,7 @@ double mb_percentile_sorted(const double *sorted, size_t n, double p)
 	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
 }
 
-double mb_median(double *v, size_t n)
+size_t mb_sort_numbers(double *v, size_t n)
 {
 	size_t m = 0;
 
@@ -54,7 +54,12 @@ double mb_median(double *v, size_t n)
 		if (!isnan(v[i]))
 			v[m++] = v[i];
 	qsort(v, m, sizeof(*v), cmp_double);
-	return mb_percentile_sorted(v, m, 50);
+	return m;
+}
+
+double mb_median(double *v, size_t n)
+{
+	return mb_percentile_sorted(v, mb_sort_numbers(v, n), 50);
 }
 
 int mb_stats_compute(const double *values, size_t n, struct mb_stats *st)

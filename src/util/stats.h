@@ -22,6 +22,9 @@ struct mb_stats {
 /* Summarise @n values (NaNs are skipped). Returns 0, or -EINVAL when no value is left. */
 int mb_stats_compute(const double *values, size_t n, struct mb_stats *st);
 
+/* @v's values that are not NaN, moved to its front and sorted; returns how many there are. */
+size_t mb_sort_numbers(double *v, size_t n);
+
 /* The median of @n values (NaNs skipped), sorting them in place; NaN when none is left. */
 double mb_median(double *v, size_t n);
 

@@ -140,6 +140,16 @@ static int flagged_quiet(int n, int sets)
 	return flagged;
 }
 
+static void test_sort_numbers(void **state)
+{
+	double v[] = { 3, NAN, 1, 2, NAN };
+
+	(void)state;
+	assert_int_equal(mb_sort_numbers(v, 5), 3);
+	assert_true(v[0] == 1 && v[1] == 2 && v[2] == 3);
+	assert_int_equal(mb_sort_numbers(v, 0), 0);
+}
+
 static void test_nearest_rank(void **state)
 {
 	(void)state;
@@ -185,6 +195,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_basic),
 		cmocka_unit_test(test_nearest_rank),
+		cmocka_unit_test(test_sort_numbers),
 		cmocka_unit_test(test_single_and_empty),
 		cmocka_unit_test(test_nan_skipped),
 		cmocka_unit_test(test_percentiles),
