@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 # Lowest first. A folder of src/ not named here is an error: a new layer must be placed.
-LAYERS = ['util', 'sys', 'core', 'maps', 'drivers', 'output', 'families', 'cli', 'plan', 'commands']
+LAYERS = ['util', 'sys', 'core', 'maps', 'drivers', 'output', 'store', 'families', 'cli', 'plan', 'commands']
 
 
 def layer_of(rel):
