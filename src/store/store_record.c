@@ -125,13 +125,14 @@ char *mb_store_machine_class(const struct mb_json *context)
 {
 	const struct mb_json *cpu = mb_json_get(context, "cpu");
 	const struct mb_json *kernel = mb_json_get(context, "kernel");
+	const struct mb_json *mc = mb_json_get(cpu, "microcode");
 	char family[32], model[32], microcode[64], *text = NULL;
 	uint64_t mitig = mitigations_hash(mb_json_get(cpu, "vulnerabilities"));
 
 	mb_json_scalar_text(mb_json_get(cpu, "family"), family, sizeof(family));
 	mb_json_scalar_text(mb_json_get(cpu, "model"), model, sizeof(model));
-	if (mb_json_get(cpu, "microcode") && !mb_json_is(mb_json_get(cpu, "microcode"), MB_JSON_NULL))
-		mb_json_scalar_text(mb_json_get(cpu, "microcode"), microcode, sizeof(microcode));
+	if (mc && !mb_json_is(mc, MB_JSON_NULL))
+		mb_json_scalar_text(mc, microcode, sizeof(microcode));
 	else
 		snprintf(microcode, sizeof(microcode), "unknown");
 	if (asprintf(&text, "%s %s/%s microcode %s mitigations %016" PRIx64 " config %s",
