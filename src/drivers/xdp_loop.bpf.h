@@ -8,10 +8,10 @@
  * by may_goto; ops, calls and in-kernel ns go to the slot as the raw_tp loop's do, so the
  * producers, the samples and the linearity check of kloop.h read them unchanged.
  *
- * MB_XDP_LOOP(_prog, _pre, _op): @_pre runs once before the clock starts; @_op is one
- * iteration, a statement of xdp, slot (its struct mb_slot *) and left (iterations still to
+ * MB_XDP_LOOP(_prog, _pre, op...): @_pre runs once before the clock starts; the op, the rest
+ * of the arguments (commas and all), is one iteration, a statement of xdp, slot (its struct mb_slot *) and left (iterations still to
  * come after this one: 0 on the last, whose packet the call returns as test_run's output).
- * @_op sets mb_ret, the program's return value (the last iteration's verdict).
+ * The op sets mb_ret, the program's return value (the last iteration's verdict).
  */
 #ifndef MB_XDP_LOOP_BPF_H
 #define MB_XDP_LOOP_BPF_H
@@ -24,7 +24,7 @@
 #include "slots.bpf.h"
 #include "thread_slots.bpf.h"
 
-#define MB_XDP_LOOP(_prog, _pre, _op)						\
+#define MB_XDP_LOOP(_prog, _pre, ...)						\
 SEC("xdp")									\
 int _prog(struct xdp_md *xdp)							\
 {										\
@@ -43,7 +43,7 @@ int _prog(struct xdp_md *xdp)							\
 	while (left) {								\
 		MB_MAY_GOTO(out);						\
 		left--;								\
-		_op;								\
+		__VA_ARGS__;							\
 	}									\
 out:										\
 	slot = &mb_slots[mb_idx & (MB_MAX_SLOTS - 1)];				\

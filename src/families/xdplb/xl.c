@@ -31,7 +31,7 @@ static int parse_scenario(const char *arg, void *field, const char **why)
 	const struct xl_scenario *s = xl_scenario_find(arg);
 
 	if (!s) {
-		*why = "mapbench xdp-lb --list-scenarios lists them";
+		*why = "mapbench xdp-lb --list-scenarios lists the 24";
 		return -EINVAL;
 	}
 	*(const struct xl_scenario **)field = s;
@@ -47,7 +47,7 @@ static void format_scenario(const void *field, char *buf, size_t len)
 
 static const struct mb_opt xl_opts[] = {
 	MB_OPT_CUSTOM_DEF("scenario", struct xl_args, scenario, XL_DEFAULT_SCENARIO,
-			  parse_scenario, format_scenario, "one of the 24 names --list-scenarios prints",
+			  parse_scenario, format_scenario, "a scenario name",
 			  "NAME", "The kernel's xdp-lb scenario: the packet, the VIP, the LRU's state"),
 	MB_OPT_FLAG_DEF("list-scenarios", struct xl_args, list,
 			"Print the scenarios, one a line with what each does, and exit"),
@@ -134,6 +134,7 @@ static void report(struct mb_run *run, const struct xl_state *st, const struct x
 		   const struct xl_counts *c)
 {
 	struct mb_json *x = mb_run_extra(run), *chk = mb_json_object(), *lru = mb_json_object();
+	struct mb_json *verdicts = mb_json_object();
 
 	mb_json_set_str(x, "scenario", s->name);
 	mb_json_set_str(x, "description", s->desc);
@@ -145,16 +146,17 @@ static void report(struct mb_run *run, const struct xl_state *st, const struct x
 	mb_json_set_num(chk, "expected_output_bytes", st->expect.len);
 	mb_json_set_num(chk, "lru_misses", (double)st->checked.misses);
 	mb_json_set_num(chk, "expected_lru_misses", (double)st->checked.want_misses);
-	mb_json_set_bool(chk, "passed", true);
+	mb_json_set_bool(chk, "ok", true);
 	mb_json_set(x, "check", chk);
 	mb_json_set_num(lru, "packets", (double)c->lru_packets);
 	mb_json_set_num(lru, "misses", (double)c->lru_misses);
 	mb_json_set_num(lru, "hits", (double)(c->lru_packets - c->lru_misses));
 	mb_json_set_num(lru, "tcp_misses", (double)c->tcp_misses);
 	mb_json_set(x, "lru", lru);
-	mb_json_set_num(x, "sent", (double)c->tx);
-	mb_json_set_num(x, "passed", (double)c->pass);
-	mb_json_set_num(x, "dropped", (double)c->drop);
+	mb_json_set_num(verdicts, "tx", (double)c->tx);
+	mb_json_set_num(verdicts, "pass", (double)c->pass);
+	mb_json_set_num(verdicts, "drop", (double)c->drop);
+	mb_json_set(x, "verdicts", verdicts);
 }
 
 static void xl_finish(struct mb_run *run)
