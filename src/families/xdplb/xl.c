@@ -10,6 +10,7 @@
 #include <string.h>
 #include <linux/bpf.h>
 
+#include "core/env.h"
 #include "core/opts.h"
 #include "drivers/slots.h"
 #include "drivers/thread_slots.h"
@@ -58,6 +59,8 @@ static int xl_validate(struct mb_run *run)
 {
 	const struct xl_args *a = run->args;
 
+	if (!a->list && run->env->loop == MB_LOOP_BPF_LOOP)
+		return mb_run_usage(run, "--loop bpf_loop: xdp-lb's packet loop is a may_goto loop only (use --loop auto or may_goto)");
 	if (!a->list)
 		return 0;
 	xl_scenarios_print(stdout);
@@ -131,7 +134,7 @@ static int read_back(struct mb_run *run, const struct xl_state *st, const struct
 }
 
 static void report(struct mb_run *run, const struct xl_state *st, const struct xl_scenario *s,
-		   const struct xl_counts *c)
+		   const struct mb_slot *sum, const struct xl_counts *c)
 {
 	struct mb_json *x = mb_run_extra(run), *chk = mb_json_object(), *lru = mb_json_object();
 	struct mb_json *verdicts = mb_json_object();
@@ -157,6 +160,9 @@ static void report(struct mb_run *run, const struct xl_state *st, const struct x
 	mb_json_set_num(verdicts, "pass", (double)c->pass);
 	mb_json_set_num(verdicts, "drop", (double)c->drop);
 	mb_json_set(x, "verdicts", verdicts);
+	/* Every call's, the linearity check's and those after the last sample's too. */
+	mb_json_set_num(x, "loop_packets", (double)sum->ops);
+	mb_json_set_num(x, "loop_lru_misses", (double)sum->counter[XL_LRU_MISSES]);
 }
 
 static void xl_finish(struct mb_run *run)
@@ -174,7 +180,7 @@ static void xl_finish(struct mb_run *run)
 		return;
 	}
 	if (!read_back(run, st, s, &sum, &c))
-		report(run, st, s, &c);
+		report(run, st, s, &sum, &c);
 }
 
 const struct mb_bench mb_bench_xdp_lb = {

@@ -2,7 +2,8 @@
 /*
  * xdp-lb's set-up: the connection tables (one LRU hash per CPU in an array of maps, from
  * drivers/map_create.h), the program loaded on them, the balancer's configuration for the
- * scenario (its VIP, the rings, the reals, the router's MAC, its flow in every table), and
+ * scenario (its VIP, the reals, the router's MAC, its flow in every table; the rings, zeroed,
+ * all name the IPv4 real), and
  * the check before timing: one call whose verdict, output packet and stats must be what the
  * scenario implies, or the run fails with no figure.
  */
@@ -34,30 +35,6 @@ static int put(struct mb_run *run, int fd, const char *type, const void *key, __
 
 	if (err || r.failed)
 		return mb_run_fail(run, err ? err : -EIO, "cannot write %s: %s", what,
-				   strerror(err ? -err : EIO));
-	return 0;
-}
-
-/* Every slot of every VIP's ring names the IPv4 real, as the kernel's bench sets them. */
-static int fill_rings(struct mb_run *run, struct xl_state *st)
-{
-	struct mb_entries e = { .type = mb_map_type_by_name("array"), .key_size = 4,
-				.value_size = 4, .key = MB_KEY_INDEX, .value = MB_VALUE_GIVEN };
-	struct mb_fill f = { .fd = bpf_map__fd(st->skel->maps.xl_rings), .e = &e,
-			     .count = XL_RINGS, .method = MB_FILL_BATCH };
-	struct mb_fill_result r;
-	__u32 *v = malloc(sizeof(*v) * XL_RINGS);
-	int err;
-
-	if (!v)
-		return mb_run_fail(run, -ENOMEM, "out of memory");
-	for (__u32 i = 0; i < XL_RINGS; i++)
-		v[i] = XL_REAL_V4;
-	e.values = v;
-	err = mb_map_fill(&f, &r);
-	free(v);
-	if (err || r.failed)
-		return mb_run_fail(run, err ? err : -EIO, "cannot fill the rings: %s",
 				   strerror(err ? -err : EIO));
 	return 0;
 }
@@ -110,9 +87,8 @@ static int configure(struct mb_run *run, struct xl_state *st)
 	memcpy(real[0].dstv6, xl_tunnel_v6, 16);
 	memcpy(real[1].dstv6, xl_tunnel_v6, 16);
 	vip_key(s, &vip);
-	err = fill_rings(run, st);
-	if (!err)
-		err = put(run, bpf_map__fd(m->maps.xl_ctl), "array", &key, 4, &ctl, sizeof(ctl),
+	_Static_assert(XL_REAL_V4 == 0, "the rings, zeroed, name the IPv4 real");
+	err = put(run, bpf_map__fd(m->maps.xl_ctl), "array", &key, 4, &ctl, sizeof(ctl),
 			  "the router's MAC");
 	for (__u32 i = 0; i < 2 && !err; i++) {
 		key = i ? XL_REAL_V6 : XL_REAL_V4;
@@ -228,10 +204,7 @@ int xl_setup(struct mb_run *run)
 	run->runner = "kernel-loop";
 	/* The program's loop is may_goto's alone: no bpf_loop twin to fall back on. */
 	if (run->loop.kind != MB_LOOP_MAY_GOTO)
-		return mb_run_skip(run, "xdp-lb's packet loop needs the may_goto instruction (Linux 6.9 or later), and %s",
-				   run->env->loop == MB_LOOP_BPF_LOOP ?
-				   "--loop bpf_loop asked for the fallback: use --loop auto" :
-				   "this kernel refuses it");
+		return mb_run_skip(run, "this kernel does not accept the may_goto instruction (it needs Linux 6.9 or later), which bounds xdp-lb's packet loop");
 	st->packet.len = xl_pkt_build(s, st->pkt);
 	st->packet.data = st->pkt;
 	xl_pkt_expect(s, st->pkt, st->packet.len, &st->expect);
