@@ -9,9 +9,10 @@
  * producers, the samples and the linearity check of kloop.h read them unchanged.
  *
  * MB_XDP_LOOP(_prog, _pre, op...): @_pre runs once before the clock starts; the op, the rest
- * of the arguments (commas and all), is one iteration, a statement of xdp, slot (its struct mb_slot *) and left (iterations still to
- * come after this one: 0 on the last, whose packet the call returns as test_run's output).
- * The op sets mb_ret, the program's return value (the last iteration's verdict).
+ * of the arguments (commas and all), is one iteration: a statement of xdp, slot (its struct
+ * mb_slot *) and left (iterations still to come after this one: 0 on the last, whose packet
+ * the call returns as test_run's output). It sets mb_ret, the program's return value (the
+ * last iteration's verdict), and may leave the loop early with goto out.
  */
 #ifndef MB_XDP_LOOP_BPF_H
 #define MB_XDP_LOOP_BPF_H

@@ -91,6 +91,7 @@ check "one RESULT line in the kernel's format, scenario=udp-v4-lru-hit" \
 expect_usage "--scenario tcp-v4-bogus" xdp-lb --scenario tcp-v4-bogus
 check "the message says where the list is" grep -q -- "--list-scenarios" "$ERR"
 expect_usage "--loop bpf_loop" --loop bpf_loop xdp-lb
+expect_usage "--latency: xdp-lb" --latency xdp-lb
 MAPBENCH_REFUSE_MAY_GOTO=1 expect_rc 77 "xdp-lb without may_goto" "${RUN1[@]}" xdp-lb
 check "one sentence: what the kernel lacks" grep -q "may_goto instruction (it needs Linux 6.9" "$ERR"
 
