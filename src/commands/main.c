@@ -43,9 +43,15 @@ static int prepare_runs(struct mb_cli *cli, const struct mb_bench **benches,
 			return -EINVAL;
 	if (mb_cli_check_unused(cli, runs, nr))
 		return -EINVAL;
-	for (int i = 0; i < nr; i++)
-		if (mb_run_validate(&runs[i]))
+	for (int i = 0; i < nr; i++) {
+		int err = mb_run_validate(&runs[i]);
+
+		/* An option answered (a list): nothing runs, and that is success. */
+		if (err == MB_RUN_ANSWERED)
+			return err;
+		if (err)
 			return -EINVAL;
+	}
 	return 0;
 }
 
@@ -58,7 +64,7 @@ static int run_benches(struct mb_cli *cli)
 	struct mb_chain_want want = { .live_text = true, .baseline = true,
 				      .result_lines = env->machine_readable };
 	struct mb_run *runs = NULL;
-	int nr = cli->nr_names, ran = 0, status = MB_EXIT_USAGE;
+	int nr = cli->nr_names, ran = 0, status = MB_EXIT_USAGE, err;
 
 	if (env->format == MB_FORMAT_MD) {
 		if (mb_cli_given(cli, "format"))
@@ -98,7 +104,10 @@ static int run_benches(struct mb_cli *cli)
 		status = MB_EXIT_FAIL;
 		goto out;
 	}
-	if (prepare_runs(cli, benches, suite, runs, nr) || mb_session_check_options(cli))
+	err = prepare_runs(cli, benches, suite, runs, nr);
+	if (err == MB_RUN_ANSWERED)
+		status = 0;
+	if (err || mb_session_check_options(cli))
 		goto out;
 	status = mb_session_begin(&session, env, (int)env->producers);
 	if (status)

@@ -215,8 +215,17 @@ struct mb_bench {
 	 * of the other swept values (as sweep --fastest NAME does for any option).
 	 */
 	const char *sweep_fastest;
+	/*
+	 * The option whose value names a result's RESULT line (--machine-readable) in place of
+	 * the bench's name, or NULL: a bench that ports the kernel's scenarios (xdp-lb's
+	 * --scenario) then prints the kernel's scenario names.
+	 */
+	const char *result_scenario;
 
-	/* Cross-option checks; report with mb_run_usage() (exit status 2). */
+	/*
+	 * Cross-option checks; report with mb_run_usage() (exit status 2). MB_RUN_ANSWERED: an
+	 * option asked a question it answered (a list): no run starts, and the exit status is 0.
+	 */
 	int (*validate)(struct mb_run *run);
 	/* Create maps, load programs, fill. Errors: mb_run_fail() or mb_run_skip(). */
 	int (*setup)(struct mb_run *run);
@@ -254,6 +263,9 @@ struct mb_bench {
 	int (*split)(struct mb_run *run);
 	const char *part_param;
 };
+
+/* A validate hook's return when it answered what an option asked (core/bench.h). */
+#define MB_RUN_ANSWERED	1
 
 enum mb_run_status {
 	MB_RUN_OK,

@@ -42,6 +42,13 @@ struct mb_kloop_cfg {
 	 */
 	int (*on_ret)(struct mb_run *run, struct mb_producer *p, uint32_t ret, void *ctx);
 	void *ctx;
+	/*
+	 * How one call is made (NULL: mb_kloop_call, the raw_tp program with its arguments in
+	 * the context): a program whose context carries none, such as an XDP program's packet
+	 * (xdp_loop.h), and @call_ctx for it. Returns what mb_kloop_call returns.
+	 */
+	int (*call)(const struct mb_kloop_cfg *cfg, int slot, uint64_t iters, int cpu);
+	const void *call_ctx;
 };
 
 /* A producer hook body: loops until the run stops. Returns 0 or a negative errno. */

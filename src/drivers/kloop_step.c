@@ -23,7 +23,8 @@ void mb_kloop_slot_counters(const struct mb_slot *s, uint32_t ops_per_iter, stru
 int mb_kloop_step(struct mb_run *run, struct mb_producer *p, const struct mb_kloop_cfg *cfg,
 		  uint64_t iters, struct mb_counters *c)
 {
-	int ret = mb_kloop_call(cfg->prog_fd, p->idx, iters, p->cpu);
+	int ret = cfg->call ? cfg->call(cfg, p->idx, iters, p->cpu) :
+			      mb_kloop_call(cfg->prog_fd, p->idx, iters, p->cpu);
 
 	if (ret < 0) {
 		mb_err("%s: producer %d: BPF_PROG_TEST_RUN failed: %s", run->bench->name, p->idx,

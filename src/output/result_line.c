@@ -94,12 +94,19 @@ const char *mb_result_line_scenario(const struct mb_run *run, char *buf, size_t 
 	char val[256];
 	size_t n;
 
-	snprintf(buf, len, "%s", run->bench->name);
+	int named = run->bench->result_scenario ? mb_opt_find(opts, run->bench->result_scenario) :
+						  -1;
+
+	/* The kernel's scenario names where the bench ports them, its own name elsewhere. */
+	if (named >= 0 && run->args)
+		mb_opt_format(&opts[named], run->args, buf, len);
+	else
+		snprintf(buf, len, "%s", run->bench->name);
 	n = strlen(buf);
 	if (run->part_name[0])
 		n = add_param(buf, len, n, run->bench->part_param, run->part_name);
 	for (int o = 0; opts && opts[o].name && o < 64; o++) {
-		if (!(run->opts_given & (1ULL << o)))
+		if (!(run->opts_given & (1ULL << o)) || o == named)
 			continue;
 		mb_opt_format(&opts[o], run->args, val, sizeof(val));
 		n = add_param(buf, len, n, opts[o].name, val);

@@ -78,6 +78,12 @@ static int try_point(struct sweep *sw, struct spoint *p, char **why)
 	mb_log_set_error_stream(NULL);
 	fclose(mem);
 	mb_run_free(&run);
+	/* An option that answered a question (a list) makes no point to run. */
+	if (err == MB_RUN_ANSWERED) {
+		free(buf);
+		*why = strdup("an option that asks a question (such as --list-scenarios) runs no point: give it without sweep");
+		return -EINVAL;
+	}
 	if (err && buf) {
 		/* One line, without the "mapbench: " prefix. */
 		buf[strcspn(buf, "\n")] = '\0';

@@ -35,6 +35,14 @@ def helptext(mb, args):
     return subprocess.run([mb] + args, capture_output=True, text=True, check=True).stdout
 
 
+VALUED_LINE = re.compile(r"^\s+(?:-\w, )?--([\w-]+) [A-Z][\w|.]*\s")
+
+
+def valued_options(text):
+    """Options (normalised) of a help text that take a value: "--name VALUE"."""
+    return {norm(m.group(1)) for m in map(VALUED_LINE.match, text.splitlines()) if m}
+
+
 def help_options(text, sections=None):
     """Options (normalised) of @sections of a help text, or of all of it."""
     opts, inside = set(), sections is None
@@ -155,16 +163,24 @@ def check_examples(mb, paths):
     known = help_options(helptext(mb, ["--help"]))
     # The subcommands, as mapbench --help lists them ("  mapbench VERB ...").
     verbs = {m.group(1) for m in map(VERBS_LINE.match, helptext(mb, ["--help"]).splitlines()) if m}
+    valued = set()
     for args in [["-h", b] for b in benches] + [[v, "--help"] for v in sorted(verbs)]:
         known |= help_options(helptext(mb, args))
+        valued |= valued_options(helptext(mb, args))
     bad = checked = 0
     for path in paths:
         for no, cmd in commands(path):
             if not re.match(r"(build/)?mapbench ", cmd):
                 continue
+            value = False	# the word after a bench option that takes one is its value
             for w in cmd.split()[1:]:
                 opt = re.match(r"--([a-z][\w-]*)", w)
+                if value:
+                    value = False
+                    if not opt:
+                        continue
                 if opt:
+                    value = norm(opt.group(1)) in valued and "=" not in w
                     checked += 1
                     if norm(opt.group(1)) not in known:
                         print("%s:%d: --%s: no help of mapbench prints it" % (path, no,

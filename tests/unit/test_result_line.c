@@ -143,6 +143,42 @@ static void test_scenario(void **state)
 	assert_string_equal(mb_result_line_scenario(&run, buf, 22), "map-perf");
 }
 
+struct named_args {
+	const char *scenario;
+	uint32_t size;
+};
+
+/*
+ * A bench that names its scenario option (xdp-lb's --scenario): the option's value is the
+ * scenario, the kernel's name, given or not; other options and globals follow as elsewhere.
+ */
+static void test_named_scenario(void **state)
+{
+	static const struct mb_opt opts[] = {
+		MB_OPT_U32_DEF("size", struct named_args, size, "1", 1, 9, "N", "a size"),
+		MB_OPT_STRING_DEF("scenario", struct named_args, scenario, "tcp-v4-lru-hit", "NAME",
+				  "a scenario"),
+		MB_OPT_END,
+	};
+	const struct mb_bench b = { .name = "xdp-lb", .opts = opts,
+				    .result_scenario = "scenario" };
+	struct named_args a = { .scenario = "tcp-v4-lru-hit", .size = 1 };
+	struct mb_env env = { .producers = 1, .call_us = 100 };
+	struct mb_run run = { .bench = &b, .env = &env, .args = &a };
+	char buf[256];
+
+	(void)state;
+	assert_string_equal(mb_result_line_scenario(&run, buf, sizeof(buf)), "tcp-v4-lru-hit");
+	a.scenario = "udp-v6-lru-hit";
+	run.opts_given = 1u << 1;	/* --scenario given: still the name alone */
+	assert_string_equal(mb_result_line_scenario(&run, buf, sizeof(buf)), "udp-v6-lru-hit");
+	a.size = 3;
+	run.opts_given |= 1u << 0;
+	env.producers = 2;
+	assert_string_equal(mb_result_line_scenario(&run, buf, sizeof(buf)),
+			    "udp-v6-lru-hit/size=3/producers=2");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +186,7 @@ int main(void)
 		cmocka_unit_test(test_few_samples),
 		cmocka_unit_test(test_kernel_line),
 		cmocka_unit_test(test_scenario),
+		cmocka_unit_test(test_named_scenario),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

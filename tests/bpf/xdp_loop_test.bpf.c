@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * drivers/xdp_loop's unit test: an XDP op loop whose op adds one to the packet's first byte
+ * and counts a hit, and whose verdict is the last packet's: XDP_PASS, or XDP_DROP once the
+ * byte wraps to zero.
+ */
+#include "drivers/xdp_loop.bpf.h"
+
+MB_XDP_LOOP(mb_tst_xdp_loop, ,
+	    {
+		    void *d = (void *)(long)xdp->data, *e = (void *)(long)xdp->data_end;
+		    __u8 *b = d;
+
+		    if (b + 1 <= (__u8 *)e) {
+			    *b += 1;
+			    slot->hits++;
+			    mb_ret = *b ? XDP_PASS : XDP_DROP;
+		    }
+	    })
