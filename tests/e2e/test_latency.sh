@@ -19,6 +19,16 @@ jq_check "ops were timed, and nothing says they were not" "$JSON" \
 jq_check "p50 <= p90 <= p99 <= p999 <= max, all above 0" "$JSON" \
 	'.results[0].latency_ns | 0 < .p50 and .p50 <= .p90 and .p90 <= .p99 and .p99 <= .p999 and .p999 <= .max'
 jq_check "the timer's own cost is measured" "$JSON" '.results[0].latency_ns.timer_ns > 0'
+# The distribution itself: its buckets, lowest first, add up to count, and each percentile
+# lies in the bucket where the running count reaches its rank (ceil(p/100 x count)).
+BUCKETS_OK='.buckets as $b | .count as $n | ($b | length) > 0 and ([$b[][2]] | add) == $n and
+	 ([range(1; $b | length) | $b[.][0] > $b[. - 1][1]] | all) and ([$b[] | .[0] <= .[1]] | all) and
+	 ([[[50, .p50], [90, .p90], [99, .p99], [99.9, .p999]][] | .[0] as $p | .[1] as $v
+	  | ([$p / 100 * $n | ceil, 1] | max) as $rank
+	  | [foreach $b[] as $r (0; . + $r[2]; [., $r])] | map(select(.[0] >= $rank))[0][1]
+	  | .[0] <= $v and $v <= .[1]] | all)'
+jq_check "the buckets add up to count and hold the percentiles they name" "$JSON" \
+	".results[0].latency_ns | $BUCKETS_OK"
 # One iteration in 8192 (every) of the measured samples, on average: the gaps are drawn from
 # 4096 .. 12288, so n timed ops span n * 8192 ops to within a standard deviation of
 # 0.29 * sqrt(n) gaps (six allowed); a sample's histogram is read a moment after its counters,
@@ -56,7 +66,8 @@ check "bpf_loop fallback: the run still works" [ $? -eq 0 ]
 cp "$OUT" "$JSON"
 schema_check "$JSON"
 jq_check "bpf_loop fallback: no op timed, and why" "$JSON" \
-	'.results[0].latency_ns | .count == 0 and .p50 == null and (.why | test("may_goto loop only"))'
+	'.results[0].latency_ns | .count == 0 and .p50 == null and .buckets == [] and
+	 (.why | test("may_goto loop only"))'
 # The syscall path: one op in 64 timed with the wall clock in the producer's thread.
 expect_rc 0 "map-lookup --path syscall --latency" "${SHORT[@]}" --latency map-lookup \
 	--path syscall -o "$JSON" -o "$CSV"
@@ -65,6 +76,8 @@ jq_check "syscall path: ops timed one in 64, ordered percentiles, the timer meas
 	'.results[0].latency_ns | .why == null and .every == 64 and .ops_per_timed == 1 and
 	 0 < .p50 and .p50 <= .p90 and .p90 <= .p99 and .p99 <= .p999 and .p999 <= .max and
 	 .timer_ns > 0'
+jq_check "syscall path: the buckets add up to count and hold the percentiles" "$JSON" \
+	".results[0].latency_ns | $BUCKETS_OK"
 # Counters are published every 256 ops and the histograms read a moment after them: each end
 # of the measured samples may be off by a few timed ops, never by a share of them.
 jq_check "syscall path: count is the measured ops over 64" "$JSON" \
