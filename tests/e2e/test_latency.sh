@@ -13,6 +13,7 @@ CSV=$TMP/lat.csv
 
 expect_rc 0 "map-lookup hash --latency" "${SHORT[@]}" --latency map-lookup --map_type hash \
 	-o "$JSON" -o "$CSV"
+cp "$JSON" "$TMP/kernel.json"
 schema_check "$JSON"
 jq_check "ops were timed, and nothing says they were not" "$JSON" \
 	'.results[0].latency_ns | .why == null and .count > 0 and .every == 8192 and .ops_per_timed == 1'
@@ -56,6 +57,7 @@ check "the Summary line is still the last" bash -c "tail -n1 '$OUT' | grep -q '^
 
 # Without --latency: no key, no line, no columns.
 expect_rc 0 "map-lookup without --latency" -w0 -d1 --interval_ms 100 map-lookup -o "$JSON" -o "$CSV"
+cp "$JSON" "$TMP/plain.json"
 jq_check "no latency_ns without --latency" "$JSON" '.results[0] | has("latency_ns") | not'
 check "no latency columns without --latency" bash -c "head -n1 '$CSV' | grep -q ',labels\$'"
 
@@ -71,6 +73,7 @@ jq_check "bpf_loop fallback: no op timed, and why" "$JSON" \
 # The syscall path: one op in 64 timed with the wall clock in the producer's thread.
 expect_rc 0 "map-lookup --path syscall --latency" "${SHORT[@]}" --latency map-lookup \
 	--path syscall -o "$JSON" -o "$CSV"
+cp "$JSON" "$TMP/syscall.json"
 schema_check "$JSON"
 jq_check "syscall path: ops timed one in 64, ordered percentiles, the timer measured" "$JSON" \
 	'.results[0].latency_ns | .why == null and .every == 64 and .ops_per_timed == 1 and
@@ -97,6 +100,38 @@ jq_check "batch path: no op timed, and why" "$OUT" \
 expect_rc 0 "map-lookup --path batch --latency, text" -w0 -d1 --interval_ms 100 --latency \
 	map-lookup --path batch
 check "the Per-op line says not available" grep -q '^Per-op: not available: ' "$OUT"
+
+# ---- plot --latency: the distributions of the runs above ----
+# The script (-v prints it) plots a data block per result: its CDF never falls, stays in 0..1
+# and ends at 1.
+CDF_OK='/^\$L[0-9]+ << EOD$/ { inb = 1; n++; px = -1; py = -1; next }
+	/^EOD$/ { if (py != 1) bad = 1; inb = 0; next }
+	inb { if ($1 < px || $2 < py || $2 < 0 || $2 > 1) bad = 1; px = $1; py = $2 }
+	END { exit bad || n != 2 }'
+expect_rc 0 "plot --latency: two runs' CDFs" plot --latency -v "$TMP/kernel.json" \
+	"$TMP/syscall.json" -o "$TMP/lat.svg"
+check "plot --latency: a valid SVG" /usr/bin/python3 -c "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); sys.exit(not r.tag.endswith('svg'))" "$TMP/lat.svg"
+check "plot --latency: a line per run, titled by what differs" \
+	grep -q 'map-lookup path=kernel (kernel.json), [0-9]* timed' "$TMP/lat.svg"
+check "plot --latency: each CDF rises to 1 and never falls" awk "$CDF_OK" "$ERR"
+check "plot --latency: each CDF's last point is the top of its last bucket" bash -c "
+	[ \"\$(awk '/^EOD\$/ && p != \"\" { print p } { p = /^[0-9]/ ? \$1 : \"\" }' '$ERR' | tr '\n' ' ')\" = \
+	  \"\$(jq -r '.results[0].latency_ns.buckets[-1][1]' '$TMP/kernel.json' '$TMP/syscall.json' | tr '\n' ' ')\" ]"
+expect_rc 0 "plot --latency --hist as PNG" plot --latency --hist "$TMP/kernel.json" -o "$TMP/lat.png"
+check "plot --latency --hist: a PNG" bash -c "head -c 8 '$TMP/lat.png' | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a'"
+expect_rc 0 "plot --latency with a run without it" plot --latency "$TMP/plain.json" \
+	"$TMP/kernel.json" -o "$TMP/lat2.svg"
+check "the run without latency_ns: one line that says so" bash -c \
+	"[ \$(wc -l <'$ERR') -eq 2 ] && grep -q 'plain.json: result 1 (map-lookup): no latency_ns: it ran without --latency; not drawn' '$ERR'"
+run plot --latency "$TMP/plain.json" -o "$TMP/lat3.svg"
+check "no result with latency_ns: exit 2, says so, no chart" bash -c \
+	"[ $rc -eq 2 ] && grep -q 'no result has a latency distribution to draw' '$ERR' && [ ! -e '$TMP/lat3.svg' ]"
+expect_usage "plot: --hist: draws a latency distribution: only with --latency" plot \
+	"$TMP/kernel.json" -o "$TMP/x.svg" --hist
+expect_usage "plot: --cdf and --hist: one chart at a time" plot --latency --cdf --hist \
+	"$TMP/kernel.json" -o "$TMP/x.svg"
+expect_usage "plot: --x: an option of a sweep's chart, not of --latency's" plot --latency \
+	--x nr_entries "$TMP/kernel.json" -o "$TMP/x.svg"
 
 expect_usage "--latency: this bench's op is empty" -w0 -d1 --latency bpf-noop
 expect_usage "--latency: ops are timed in the may_goto loop only" -w0 -d1 --latency \
