@@ -20,6 +20,7 @@ struct mb_latency {
 	struct mb_lat_hist timer;	/* the same samples' empty clock pairs */
 	unsigned int every;		/* one op (loop iteration) in this many was timed */
 	unsigned int ops_per_timed;	/* the ops one timed iteration holds (1 but map-mixed's 3) */
+	const char *timed;		/* what one is, plural, for the text (NULL: ops, iterations) */
 	char why[256];			/* not measured: why (empty when it was) */
 	/* The driver's: its histogram map (-1: none yet) and what it read there last. */
 	int fd;

@@ -13,7 +13,8 @@
 #include "core/latency.h"
 #include "user_latency.h"
 
-int mb_user_latency_start(struct mb_run *run, unsigned int every, unsigned int ops_per_timed)
+int mb_user_latency_start(struct mb_run *run, unsigned int every, unsigned int ops_per_timed,
+			  const char *timed)
 {
 	struct mb_latency *lat = run->latency;
 	size_t len = sizeof(*lat->user) * (size_t)run->nr_producers;
@@ -31,6 +32,7 @@ int mb_user_latency_start(struct mb_run *run, unsigned int every, unsigned int o
 	lat->nr_user = run->nr_producers;
 	lat->every = every;
 	lat->ops_per_timed = ops_per_timed;
+	lat->timed = timed;
 	lat->why[0] = '\0';
 	return 0;
 }

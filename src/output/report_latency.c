@@ -74,6 +74,7 @@ void mb_text_latency(FILE *f, const struct mb_run *run)
 {
 	const struct mb_latency *lat = run->latency;
 	struct mb_latency_figures fig;
+	char what[96];
 
 	if (!lat)
 		return;
@@ -82,9 +83,14 @@ void mb_text_latency(FILE *f, const struct mb_run *run)
 		fprintf(f, "Per-op: not available: %s\n", lat->why[0] ? lat->why : "no op was timed");
 		return;
 	}
+	/* What was timed: ops, iterations of several, or what the driver names (batch calls). */
+	if (lat->timed)
+		snprintf(what, sizeof(what), "%s of %u ops", lat->timed, lat->ops_per_timed);
+	else
+		snprintf(what, sizeof(what), "%s", lat->ops_per_timed > 1 ? "iterations" : "ops");
 	fprintf(f, "Per-op: p50 %.1f, p90 %.1f, p99 %.1f, p99.9 %.1f, max %.1f ns over %llu timed %s (1 in %u); timer %.1f ns, included\n",
-		fig.p50, fig.p90, fig.p99, fig.p999, fig.max, (unsigned long long)fig.count,
-		lat->ops_per_timed > 1 ? "iterations" : "ops", lat->every, fig.timer_ns);
+		fig.p50, fig.p90, fig.p99, fig.p999, fig.max, (unsigned long long)fig.count, what,
+		lat->every, fig.timer_ns);
 }
 
 /* The CSV's latency columns, in the order of mb_csv_latency_header. */

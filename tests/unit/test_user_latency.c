@@ -22,9 +22,10 @@ static void test_due_every(void **state)
 	int due = 0;
 
 	(void)state;
-	assert_int_equal(mb_user_latency_start(&run, 4, 3), 0);
+	assert_int_equal(mb_user_latency_start(&run, 4, 3, "batch calls"), 0);
 	assert_int_equal(lat.every, 4);
 	assert_int_equal(lat.ops_per_timed, 3);
+	assert_string_equal(lat.timed, "batch calls");
 	assert_string_equal(lat.why, "");
 	u = mb_user_latency_of(&run, 1);
 	assert_non_null(u);
@@ -53,9 +54,9 @@ static void test_samples(void **state)
 	struct mb_user_lat *u0, *u1;
 
 	(void)state;
-	assert_int_equal(mb_user_latency_start(&run, 3, 1), -EINVAL);
-	assert_int_equal(mb_user_latency_start(&run, 1, 1), -EINVAL);
-	assert_int_equal(mb_user_latency_start(&run, 2, 1), 0);
+	assert_int_equal(mb_user_latency_start(&run, 3, 1, NULL), -EINVAL);
+	assert_int_equal(mb_user_latency_start(&run, 1, 1, NULL), -EINVAL);
+	assert_int_equal(mb_user_latency_start(&run, 2, 1, NULL), 0);
 	u0 = mb_user_latency_of(&run, 0);
 	u1 = mb_user_latency_of(&run, 1);
 	/* Values added by hand here: due() decides only which ops a producer times. */
@@ -84,7 +85,7 @@ static void test_without_latency(void **state)
 	struct mb_run run = { .nr_producers = 1 };
 
 	(void)state;
-	assert_int_equal(mb_user_latency_start(&run, 64, 1), 0);
+	assert_int_equal(mb_user_latency_start(&run, 64, 1, NULL), 0);
 	assert_null(mb_user_latency_of(&run, 0));
 	mb_user_latency_unavailable(&run, "why");
 	mb_user_latency_sample(&run, NULL);
