@@ -46,6 +46,13 @@ void mb_latency_figures(const struct mb_latency *lat, struct mb_latency_figures 
  */
 int mb_latency_take(struct mb_latency *lat, const struct mb_lat_hist *op,
 		    const struct mb_lat_hist *timer, bool measured);
+/*
+ * A timing driver's sample hook, whole: @read puts the driver's cumulative histograms into @op
+ * and @timer (0, or a negative errno), and mb_latency_take takes them. 0, or a negative errno.
+ */
+typedef int (*mb_latency_read_fn)(const struct mb_latency *lat, struct mb_lat_hist *op,
+				  struct mb_lat_hist *timer);
+int mb_latency_sample(struct mb_latency *lat, mb_latency_read_fn read, bool measured);
 /* Frees the last reading mb_latency_take keeps (again: nothing). */
 void mb_latency_forget(struct mb_latency *lat);
 

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "core/latency.h"
@@ -92,12 +93,49 @@ static void test_without_latency(void **state)
 	mb_user_latency_release(&run);
 }
 
+static int read_fails(const struct mb_latency *lat, struct mb_lat_hist *op,
+		      struct mb_lat_hist *timer)
+{
+	(void)lat;
+	(void)op;
+	(void)timer;
+	return -EIO;
+}
+
+static int read_one(const struct mb_latency *lat, struct mb_lat_hist *op,
+		    struct mb_lat_hist *timer)
+{
+	(void)lat;
+	memset(op, 0, sizeof(*op));
+	memset(timer, 0, sizeof(*timer));
+	op->bucket[mb_lat_bucket(25)] = op->count = 1;
+	op->sum = op->max = 25;
+	return 0;
+}
+
+/* The hook both drivers share (core/latency.c): a reading that fails takes nothing. */
+static void test_shared_sample(void **state)
+{
+	struct mb_latency lat = { .fd = -1 };
+
+	(void)state;
+	assert_int_equal(mb_latency_sample(&lat, read_fails, true), -EIO);
+	assert_int_equal(lat.op.count, 0);
+	assert_null(lat.last_op);
+	assert_int_equal(mb_latency_sample(&lat, read_one, true), 0);
+	assert_int_equal(lat.op.count, 1);
+	assert_int_equal(mb_latency_sample(&lat, read_one, true), 0);
+	assert_int_equal(lat.op.count, 1);	/* nothing new since the last reading */
+	mb_latency_forget(&lat);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_due_every),
 		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_without_latency),
+		cmocka_unit_test(test_shared_sample),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
