@@ -110,14 +110,21 @@ static int collect_lines(struct lat_chart *c, const struct mb_plot_input *in, in
 	return c->n;
 }
 
-/* Whether parameter @key has the same value in every drawn result. */
-static bool same_everywhere(const struct lat_chart *c, const char *key, const char *value)
+/*
+ * Whether parameter @key has the same value in every drawn result of @bench (the results of
+ * other benches are told apart by their name).
+ */
+static bool same_everywhere(const struct lat_chart *c, const char *bench, const char *key,
+			    const char *value)
 {
 	char other[256];
 
 	for (int k = 0; k < c->n; k++) {
-		const struct mb_json *v = mb_json_get(mb_json_get(c->lines[k].result, "params"), key);
+		const struct mb_json *r = c->lines[k].result;
+		const struct mb_json *v = mb_json_get(mb_json_get(r, "params"), key);
 
+		if (strcmp(mb_json_str(mb_json_get(r, "bench"), "?"), bench))
+			continue;
 		if (!v)
 			return false;
 		mb_json_scalar_text(v, other, sizeof(other));
@@ -128,22 +135,23 @@ static bool same_everywhere(const struct lat_chart *c, const char *key, const ch
 }
 
 /*
- * A line's title: the bench, the parameters whose values differ between the drawn results,
- * the file when there are several, and the ops timed.
+ * A line's title: the bench, the parameters whose values differ between the drawn results of
+ * that bench, the file when there are several, and the ops timed.
  */
 static void make_label(const struct lat_chart *c, struct lat_line *l)
 {
 	const struct mb_json *params = mb_json_get(l->result, "params");
 	const char *base = strrchr(l->path, '/');
+	const char *bench = mb_json_str(mb_json_get(l->result, "bench"), "?");
 	char *s = l->label, value[256];
 	size_t n;
 
-	n = (size_t)snprintf(s, LABEL_LEN, "%s", mb_json_str(mb_json_get(l->result, "bench"), "?"));
+	n = (size_t)snprintf(s, LABEL_LEN, "%s", bench);
 	for (size_t i = 0; i < mb_json_len(params) && n < LABEL_LEN; i++) {
 		const char *key = mb_json_key_at(params, i);
 
 		mb_json_scalar_text(mb_json_at(params, i), value, sizeof(value));
-		if (!same_everywhere(c, key, value))
+		if (!same_everywhere(c, bench, key, value))
 			n += (size_t)snprintf(s + n, LABEL_LEN - n, " %s=%s", key, value);
 	}
 	if (c->several_files && n < LABEL_LEN)

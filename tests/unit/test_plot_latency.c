@@ -114,6 +114,24 @@ static void test_cdf(void **state)
 	free(s);
 }
 
+/* Results of two benches: told apart by their names, whatever their parameters. */
+static void test_two_benches(void **state)
+{
+	char warnings[2048] = "", *s;
+
+	(void)state;
+	s = script_of("{\"results\": ["
+		      "{\"bench\": \"map-lookup\", \"params\": {\"map_type\": \"hash\"},"
+		      " \"latency_ns\": {\"buckets\": [[20, 20, 3]]}},"
+		      "{\"bench\": \"lpm-trie-lookup\", \"params\": {\"prefix_len\": 32},"
+		      " \"latency_ns\": {\"buckets\": [[90, 90, 2]]}}]}",
+		      false, warnings, sizeof(warnings));
+	assert_non_null(s);
+	assert_non_null(strstr(s, "title \"map-lookup, 3 timed\""));
+	assert_non_null(strstr(s, "title \"lpm-trie-lookup, 2 timed\""));
+	free(s);
+}
+
 static void test_hist(void **state)
 {
 	char warnings[2048] = "", *s;
@@ -159,6 +177,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cdf),
+		cmocka_unit_test(test_two_benches),
 		cmocka_unit_test(test_hist),
 		cmocka_unit_test(test_nothing_to_draw),
 	};
