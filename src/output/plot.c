@@ -852,7 +852,7 @@ char *mb_plot_script(const struct mb_json *doc, enum mb_doc_kind kind,
 	int ret;
 
 	if (kind == MB_DOC_RESULTS && !mb_json_is(mb_json_get(doc, "sweep"), MB_JSON_OBJECT)) {
-		snprintf(err, errlen, "not a sweep (no \"sweep\" object): plot draws the output of mapbench sweep or mapbench compare --format json");
+		snprintf(err, errlen, "not a sweep (no \"sweep\" object): plot draws the output of mapbench sweep or mapbench compare --format json, or with --latency the latency distributions of runs");
 		return NULL;
 	}
 	f = open_memstream(&buf, &size);
