@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-/* mapbench plot FILE.json -o chart.svg|png: draw a sweep or a comparison with gnuplot. */
+/*
+ * mapbench plot FILE.json -o chart.svg|png: draw a sweep or a comparison with gnuplot; with
+ * --latency, the per-op latency distributions of the results of one or more documents.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -20,6 +23,7 @@ struct plot_args {
 	const char *x, *lines, *metric, *bench, *title;
 	struct mb_cli_list where;
 	bool overlay;
+	bool cdf, hist;
 };
 
 static const struct mb_opt plot_opts[] = {
@@ -30,10 +34,14 @@ static const struct mb_opt plot_opts[] = {
 	MB_OPT_STRING_DEF("metric", struct plot_args, metric, NULL, "NAME",
 			  "y: throughput, latency, auto, or a summary key (total, metrics.NAME)"),
 	MB_OPT_STRING_DEF("bench", struct plot_args, bench, NULL, "NAME[,NAME]",
-			  "Panels to draw (default: one per bench of the sweep)"),
+			  "Panels to draw (default: one per bench of the sweep); with --latency: the results to draw"),
 	MB_OPT_FLAG_DEF("overlay", struct plot_args, overlay,
 			"Every bench in one panel, a line per bench (and per --lines value)"),
 	MB_OPT_STRING_DEF("title", struct plot_args, title, NULL, "TEXT", "Title of the chart"),
+	MB_OPT_FLAG_DEF("cdf", struct plot_args, cdf,
+			"With --latency: the share of timed ops at or below x (the default)"),
+	MB_OPT_FLAG_DEF("hist", struct plot_args, hist,
+			"With --latency: each histogram bucket's share of the timed ops"),
 	MB_OPT_CUSTOM_DEF("where", struct plot_args, where, NULL, mb_cli_list_add,
 			  mb_cli_list_format, NULL, "NAME=VALUE",
 			  "Hold another swept parameter at VALUE (default: its first value)"),
@@ -43,6 +51,7 @@ static const struct mb_opt plot_opts[] = {
 /* The global options plot takes, as plot uses them; any other is refused. */
 static const struct mb_cli_global plot_globals[] = {
 	{ "help", "Show this help" },
+	{ "latency", "Draw each result's per-op latency distribution (latency_ns), one line each" },
 	{ "output", "The chart: FILE.svg or FILE.png (required)" },
 	{ "quiet", "Do not say which file was written" },
 	{ "verbose", "Print the gnuplot script and gnuplot's messages" },
@@ -53,6 +62,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: mapbench plot [OPTIONS] FILE.json -o CHART.svg|CHART.png\n"
+		"       mapbench plot --latency [--cdf|--hist] FILE.json... -o CHART.svg|CHART.png\n"
 		"\n"
 		"Draws, with gnuplot, the output of mapbench sweep as a line chart (x: a swept\n"
 		"parameter, on a log scale when its values span two decades or more; y: the metric's\n"
@@ -60,6 +70,9 @@ static void usage(FILE *f)
 		"parameter; one panel per bench, or one for all with --overlay; other swept\n"
 		"parameters held at one value), or the JSON of mapbench compare as a bar chart of the\n"
 		"relative changes, coloured by verdict.\n"
+		"With --latency: the per-op latency distribution of every result of the files\n"
+		"(runs or sweeps made with --latency), one line each, on a log scale of ns: a CDF,\n"
+		"or with --hist each bucket's share; a result without one is named and left out.\n"
 		"The chart is written atomically; the format follows the -o suffix.\n"
 		"\n"
 		"Options:\n");
@@ -68,7 +81,8 @@ static void usage(FILE *f)
 	fprintf(f, "\nExamples:\n"
 		"  mapbench plot sweep.json -o sweep.svg\n"
 		"  mapbench plot bloom.json -o bloom.png --x nr_entries --lines nr_hash_funcs --where value_size=8\n"
-		"  mapbench plot cmp.json -o cmp.svg\n");
+		"  mapbench plot cmp.json -o cmp.svg\n"
+		"  mapbench plot --latency kernel.json syscall.json -o lat.svg\n");
 }
 
 struct gp_ctx {
@@ -166,17 +180,107 @@ static void chart_opts(struct mb_plot_opts *po, const struct plot_args *args,
 	po->benches = args->bench;
 	po->title = args->title;
 	po->overlay = args->overlay;
+	po->hist = args->hist;
 	for (int i = 0; i < args->where.nr; i++)
 		po->where[po->nr_where++] = args->where.items[i];
+}
+
+/* The options of the other charts are refused with --latency, --cdf and --hist without it. */
+static int check_kind(const struct mb_cli *cli, const struct plot_args *args)
+{
+	const char *sweep_opt = args->x ? "x" : args->lines ? "lines" : args->metric ? "metric" :
+				args->overlay ? "overlay" : args->where.nr ? "where" : NULL;
+
+	if (!cli->env.latency) {
+		if (args->cdf || args->hist) {
+			mb_err("plot: --%s: draws a latency distribution: only with --latency",
+			       args->cdf ? "cdf" : "hist");
+			return -EINVAL;
+		}
+		if (cli->nr_names != 1) {
+			mb_err("plot: needs one FILE.json, the output of mapbench sweep or compare (got %d)",
+			       cli->nr_names);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (sweep_opt) {
+		mb_err("plot: --%s: an option of a sweep's chart, not of --latency's", sweep_opt);
+		return -EINVAL;
+	}
+	if (args->cdf && args->hist) {
+		mb_err("plot: --cdf and --hist: one chart at a time; give one of them");
+		return -EINVAL;
+	}
+	if (cli->nr_names < 1) {
+		mb_err("plot: --latency needs one or more FILE.json, results of runs with --latency");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --latency: every file read, then the script of their results' distributions. */
+static char *latency_script(const struct mb_cli *cli, const struct mb_plot_opts *po)
+{
+	struct mb_plot_input *in = calloc((size_t)cli->nr_names, sizeof(*in));
+	enum mb_doc_kind kind;
+	char err[1024], *script = NULL;
+	int n = 0;
+
+	if (!in) {
+		mb_err("plot: out of memory");
+		return NULL;
+	}
+	for (; n < cli->nr_names; n++) {
+		in[n].path = cli->names[n];
+		in[n].doc = mb_doc_load(cli->names[n], &kind, err, sizeof(err));
+		if (!in[n].doc) {
+			mb_err("plot: %s", err);
+			goto out;
+		}
+		if (kind != MB_DOC_RESULTS) {
+			mb_err("plot: %s: a comparison has no latency distribution: give the documents of runs made with --latency",
+			       cli->names[n]);
+			n++;
+			goto out;
+		}
+	}
+	script = mb_plot_latency_script(in, n, po, err, sizeof(err));
+	if (!script)
+		mb_err("plot: %s", err);
+out:
+	while (n-- > 0)
+		mb_json_free((struct mb_json *)in[n].doc);
+	free(in);
+	return script;
+}
+
+/* The script of the chart the command line asks for, or NULL after one line why. */
+static char *make_script(const struct mb_cli *cli, const struct mb_plot_opts *po)
+{
+	struct mb_json *doc;
+	enum mb_doc_kind kind;
+	char err[1024], *script;
+
+	if (cli->env.latency)
+		return latency_script(cli, po);
+	doc = mb_doc_load(cli->names[0], &kind, err, sizeof(err));
+	if (!doc) {
+		mb_err("plot: %s", err);
+		return NULL;
+	}
+	script = mb_plot_script(doc, kind, po, err, sizeof(err));
+	if (!script)
+		mb_err("plot: %s: %s", cli->names[0], err);
+	mb_json_free(doc);
+	return script;
 }
 
 int mb_cmd_plot(int argc, char **argv)
 {
 	struct plot_args args = { 0 };
 	struct mb_plot_opts po = { 0 };
-	struct mb_json *doc = NULL;
 	struct gp_ctx ctx = { 0 };
-	enum mb_doc_kind kind;
 	char err[1024], *script = NULL;
 	const char *out, *dot;
 	int status = MB_EXIT_USAGE;
@@ -190,13 +294,8 @@ int mb_cmd_plot(int argc, char **argv)
 		status = MB_EXIT_OK;
 		goto done;
 	}
-	if (mb_cli_check_globals(&cli, "plot", plot_globals))
+	if (mb_cli_check_globals(&cli, "plot", plot_globals) || check_kind(&cli, &args))
 		goto done;
-	if (cli.nr_names != 1) {
-		mb_err("plot: needs one FILE.json, the output of mapbench sweep or compare (got %d)",
-		       cli.nr_names);
-		goto done;
-	}
 	if (mb_cli_one_output(&cli, "plot"))
 		goto done;
 	out = cli.env.output;
@@ -214,16 +313,9 @@ int mb_cmd_plot(int argc, char **argv)
 		goto done;
 	}
 	chart_opts(&po, &args, !strcmp(dot, ".svg") ? MB_PLOT_SVG : MB_PLOT_PNG);
-	doc = mb_doc_load(cli.names[0], &kind, err, sizeof(err));
-	if (!doc) {
-		mb_err("plot: %s", err);
+	script = make_script(&cli, &po);
+	if (!script)
 		goto done;
-	}
-	script = mb_plot_script(doc, kind, &po, err, sizeof(err));
-	if (!script) {
-		mb_err("plot: %s: %s", cli.names[0], err);
-		goto done;
-	}
 	if (cli.env.verbose)
 		fprintf(stderr, "%s", script);
 	ctx.script = script;
@@ -239,7 +331,6 @@ int mb_cmd_plot(int argc, char **argv)
 	status = MB_EXIT_OK;
 done:
 	free(script);
-	mb_json_free(doc);
 	mb_cli_free(&cli);
 	return status;
 }

@@ -15,6 +15,10 @@ static void format_cpuset(const void *field, char *buf, size_t len)
 	mb_cpuset_format(field, buf, (int)len);
 }
 
+/* A number macro's value as the string an option's default is written in. */
+#define NUM_TEXT_(x)	#x
+#define NUM_TEXT(x)	NUM_TEXT_(x)
+
 static const char *const format_names[] = { "text", "json", "csv", "md", NULL };
 
 #define ENV_U32(_name, _short, _field, _def, _min, _max, _meta, _help)			\
@@ -56,12 +60,12 @@ const struct mb_opt mb_global_opts[] = {
 	  .help = "Write the results to FILE: a regular file atomically, a device or pipe in place (format from a .json/.csv/.txt suffix); again for more formats of the same results" },
 	ENV_U32("interval_ms", 0, interval_ms, "1000", 10, 60000, "MS",
 		"Length of one sample; -w and -d count samples"),
-	ENV_U32("call_us", 0, call_us, "100", 5, 100000, "US",
+	ENV_U32("call_us", 0, call_us, NUM_TEXT(MB_CALL_US_DEFAULT), 5, 100000, "US",
 		"In-kernel loops: target time of one test_run call"),
 	ENV_FLAG("net", 0, net,
 		 "In-kernel loops: subtract the empty loop's ns/op from the reported latency"),
 	ENV_FLAG("latency", 0, latency,
-		 "Time one op in 8192 on its own (in-kernel loops; one in 64 on the syscall path), report its percentiles (p50 .. p99.9, max) and the timer's cost"),
+		 "Time one op in 8192 on its own (in-kernel loops; one in 64 on the syscall path, one batch call in 8 on the batch path), report its percentiles (p50 .. p99.9, max) and the timer's cost"),
 	ENV_FLAG("no-linearity", 0, no_linearity,
 		 "In-kernel loops: skip the linearity self-check after the samples (5 calls of N and 5 of 2N iterations, about 0.15 s)"),
 	{ .name = "loop", .type = MB_OPT_ENUM, .offset = offsetof(struct mb_env, loop),

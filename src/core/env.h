@@ -21,6 +21,9 @@ struct mb_json;
 /* -o can be given once per format: the first, and up to three more. */
 #define MB_MORE_OUTPUTS 3
 
+/* --call_us's default, its one definition (a RESULT line's scenario names call_us off it). */
+#define MB_CALL_US_DEFAULT 100
+
 struct mb_env {
 	uint32_t warmup;	/* samples dropped before measuring */
 	uint32_t duration;	/* samples measured */

@@ -34,6 +34,19 @@ int mb_latency_take(struct mb_latency *lat, const struct mb_lat_hist *op,
 	return 0;
 }
 
+int mb_latency_sample(struct mb_latency *lat, mb_latency_read_fn read, bool measured)
+{
+	/* The histograms are 18 KiB each: off the sampler's stack. */
+	struct mb_lat_hist *op = malloc(sizeof(*op)), *timer = malloc(sizeof(*timer));
+	int err = op && timer ? read(lat, op, timer) : -ENOMEM;
+
+	if (!err)
+		err = mb_latency_take(lat, op, timer, measured);
+	free(op);
+	free(timer);
+	return err;
+}
+
 void mb_latency_forget(struct mb_latency *lat)
 {
 	free(lat->last_op);

@@ -20,6 +20,7 @@ struct mb_latency {
 	struct mb_lat_hist timer;	/* the same samples' empty clock pairs */
 	unsigned int every;		/* one op (loop iteration) in this many was timed */
 	unsigned int ops_per_timed;	/* the ops one timed iteration holds (1 but map-mixed's 3) */
+	const char *timed;		/* what one is, plural, for the text (NULL: ops, iterations) */
 	char why[256];			/* not measured: why (empty when it was) */
 	/* The driver's: its histogram map (-1: none yet) and what it read there last. */
 	int fd;
@@ -45,6 +46,13 @@ void mb_latency_figures(const struct mb_latency *lat, struct mb_latency_figures 
  */
 int mb_latency_take(struct mb_latency *lat, const struct mb_lat_hist *op,
 		    const struct mb_lat_hist *timer, bool measured);
+/*
+ * A timing driver's sample hook, whole: @read puts the driver's cumulative histograms into @op
+ * and @timer (0, or a negative errno), and mb_latency_take takes them. 0, or a negative errno.
+ */
+typedef int (*mb_latency_read_fn)(const struct mb_latency *lat, struct mb_lat_hist *op,
+				  struct mb_lat_hist *timer);
+int mb_latency_sample(struct mb_latency *lat, mb_latency_read_fn read, bool measured);
 /* Frees the last reading mb_latency_take keeps (again: nothing). */
 void mb_latency_forget(struct mb_latency *lat);
 

@@ -97,26 +97,20 @@ static int read_merged(int fd, __u32 key, struct mb_lat_hist *h)
 	return err;
 }
 
-static int read_both(int fd, struct mb_lat_hist *op, struct mb_lat_hist *timer)
+static int read_both(const struct mb_latency *lat, struct mb_lat_hist *op,
+		     struct mb_lat_hist *timer)
 {
-	int err = read_merged(fd, MB_LAT_OP, op);
+	int err = read_merged(lat->fd, MB_LAT_OP, op);
 
-	return err ? err : read_merged(fd, MB_LAT_TIMER, timer);
+	return err ? err : read_merged(lat->fd, MB_LAT_TIMER, timer);
 }
 
 void mb_kloop_latency_sample(struct mb_run *run, const struct mb_sample *s)
 {
 	struct mb_latency *lat = run->latency;
-	struct mb_lat_hist *op, *timer;
 
-	if (!lat || __atomic_load_n(&lat->fd, __ATOMIC_ACQUIRE) < 0)
-		return;
-	op = malloc(sizeof(*op));
-	timer = malloc(sizeof(*timer));
-	if (op && timer && !read_both(lat->fd, op, timer))
-		mb_latency_take(lat, op, timer, s && !s->warmup);
-	free(op);
-	free(timer);
+	if (lat && __atomic_load_n(&lat->fd, __ATOMIC_ACQUIRE) >= 0)
+		mb_latency_sample(lat, read_both, s && !s->warmup);
 }
 
 void mb_kloop_latency_release(struct mb_run *run)

@@ -13,7 +13,8 @@
 #include "core/latency.h"
 #include "user_latency.h"
 
-int mb_user_latency_start(struct mb_run *run, unsigned int every, unsigned int ops_per_timed)
+int mb_user_latency_start(struct mb_run *run, unsigned int every, unsigned int ops_per_timed,
+			  const char *timed)
 {
 	struct mb_latency *lat = run->latency;
 	size_t len = sizeof(*lat->user) * (size_t)run->nr_producers;
@@ -31,6 +32,7 @@ int mb_user_latency_start(struct mb_run *run, unsigned int every, unsigned int o
 	lat->nr_user = run->nr_producers;
 	lat->every = every;
 	lat->ops_per_timed = ops_per_timed;
+	lat->timed = timed;
 	lat->why[0] = '\0';
 	return 0;
 }
@@ -80,9 +82,13 @@ static void hist_read(struct mb_lat_hist *dst, const struct mb_lat_hist *src)
 }
 
 /* Every producer's histograms read and merged into @op and @timer. */
-static void read_all(const struct mb_latency *lat, struct mb_lat_hist *op,
-		     struct mb_lat_hist *timer, struct mb_lat_hist *tmp)
+static int read_all(const struct mb_latency *lat, struct mb_lat_hist *op,
+		    struct mb_lat_hist *timer)
 {
+	struct mb_lat_hist *tmp = malloc(sizeof(*tmp));
+
+	if (!tmp)
+		return -ENOMEM;
 	memset(op, 0, sizeof(*op));
 	memset(timer, 0, sizeof(*timer));
 	for (int i = 0; i < lat->nr_user; i++) {
@@ -91,25 +97,16 @@ static void read_all(const struct mb_latency *lat, struct mb_lat_hist *op,
 		hist_read(tmp, &lat->user[i].timer);
 		mb_lat_hist_merge(timer, tmp);
 	}
+	free(tmp);
+	return 0;
 }
 
 void mb_user_latency_sample(struct mb_run *run, const struct mb_sample *s)
 {
 	struct mb_latency *lat = run->latency;
-	struct mb_lat_hist *op, *timer, *tmp;
 
-	if (!lat || !lat->user)
-		return;
-	op = malloc(sizeof(*op));
-	timer = malloc(sizeof(*timer));
-	tmp = malloc(sizeof(*tmp));
-	if (op && timer && tmp) {
-		read_all(lat, op, timer, tmp);
-		mb_latency_take(lat, op, timer, s && !s->warmup);
-	}
-	free(op);
-	free(timer);
-	free(tmp);
+	if (lat && lat->user)
+		mb_latency_sample(lat, read_all, s && !s->warmup);
 }
 
 void mb_user_latency_release(struct mb_run *run)

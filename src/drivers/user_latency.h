@@ -14,6 +14,7 @@
 #include <linux/types.h>
 
 #include "core/bench.h"
+#include "core/run.h"
 #include "util/lat_hist.h"
 
 /* One producer's timed ops; only its thread writes them. */
@@ -26,10 +27,12 @@ struct mb_user_lat {
 
 /*
  * In set-up, before the producers start: time one op in @every (a power of two, at least 2;
- * @ops_per_timed ops each) on this run's user-space path. 0, -EINVAL for another @every, or
- * -ENOMEM. Nothing without --latency.
+ * @ops_per_timed ops each, @timed what one is, plural, for the text: NULL for ops or
+ * iterations) on this run's user-space path. 0, -EINVAL for another @every, or -ENOMEM.
+ * Nothing without --latency.
  */
-int mb_user_latency_start(struct mb_run *run, unsigned int every, unsigned int ops_per_timed);
+int mb_user_latency_start(struct mb_run *run, unsigned int every, unsigned int ops_per_timed,
+			  const char *timed);
 /* --latency on a path that does not time its ops: why, for the result (nothing without it). */
 void mb_user_latency_unavailable(struct mb_run *run, const char *why);
 /* Producer @idx's histograms, or NULL when the run does not time its ops. */
@@ -62,6 +65,16 @@ static inline bool mb_user_latency_due(struct mb_user_lat *u)
 
 /* A timed op: its clock reads before (@t0) and after (@t1) it, and the read after (@t2). */
 void mb_user_latency_add(struct mb_user_lat *u, uint64_t t0, uint64_t t1, uint64_t t2);
+/*
+ * The end of a timed op that began at @t0 (mb_now_ns()): the clock read twice now, the op's
+ * duration and the empty pair's added.
+ */
+static inline void mb_user_latency_end(struct mb_user_lat *u, uint64_t t0)
+{
+	uint64_t t1 = mb_now_ns();
+
+	mb_user_latency_add(u, t0, t1, mb_now_ns());
+}
 /* Sampler side: the timed ops since the last read, added when @s is a measured sample. */
 void mb_user_latency_sample(struct mb_run *run, const struct mb_sample *s);
 void mb_user_latency_release(struct mb_run *run);

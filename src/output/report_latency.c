@@ -2,6 +2,7 @@
 /*
  * --latency in a result (docs/output.md): latency_ns in JSON, the Per-op line in text, the
  * latency row of the CSV; every one from mb_latency_figures(), so they say the same numbers.
+ * JSON also carries the histogram the percentiles were read from (its non-empty buckets).
  */
 #include <math.h>
 #include <string.h>
@@ -13,6 +14,35 @@
 static struct mb_json *num_or_null(double v)
 {
 	return isnan(v) ? mb_json_null() : mb_json_number(v);
+}
+
+/*
+ * The histogram's buckets that hold a value, lowest first, each [lowest ns, highest ns, count]
+ * (bounds inclusive); the last bucket, which has no top of its own, ends at max.
+ */
+static struct mb_json *buckets_json(const struct mb_lat_hist *h)
+{
+	struct mb_json *arr = mb_json_array(), *row;
+
+	for (__u32 i = 0; arr && i < MB_LAT_BUCKETS; i++) {
+		__u64 low = mb_lat_bucket_low(i), high = mb_lat_bucket_high(i);
+
+		if (!h->bucket[i])
+			continue;
+		if (i == MB_LAT_BUCKETS - 1)
+			high = h->max > low ? h->max : low;
+		row = mb_json_array();
+		if (mb_json_append(row, mb_json_uint(low)) || mb_json_append(row, mb_json_uint(high)) ||
+		    mb_json_append(row, mb_json_uint(h->bucket[i])) || mb_json_len(row) != 3) {
+			mb_json_free(row);
+			row = NULL;
+		}
+		if (mb_json_append(arr, row)) {
+			mb_json_free(arr);
+			arr = NULL;
+		}
+	}
+	return arr;
 }
 
 struct mb_json *mb_report_latency_json(const struct mb_run *run)
@@ -36,6 +66,7 @@ struct mb_json *mb_report_latency_json(const struct mb_run *run)
 	mb_json_set(o, "ops_per_timed", lat->ops_per_timed ? mb_json_number(lat->ops_per_timed) :
 							      mb_json_null());
 	mb_json_set_str(o, "why", lat->why[0] ? lat->why : NULL);
+	mb_json_set(o, "buckets", buckets_json(&lat->op));
 	return o;
 }
 
@@ -43,6 +74,7 @@ void mb_text_latency(FILE *f, const struct mb_run *run)
 {
 	const struct mb_latency *lat = run->latency;
 	struct mb_latency_figures fig;
+	char what[96];
 
 	if (!lat)
 		return;
@@ -51,9 +83,14 @@ void mb_text_latency(FILE *f, const struct mb_run *run)
 		fprintf(f, "Per-op: not available: %s\n", lat->why[0] ? lat->why : "no op was timed");
 		return;
 	}
+	/* What was timed: ops, iterations of several, or what the driver names (batch calls). */
+	if (lat->timed)
+		snprintf(what, sizeof(what), "%s of %u ops", lat->timed, lat->ops_per_timed);
+	else
+		snprintf(what, sizeof(what), "%s", lat->ops_per_timed > 1 ? "iterations" : "ops");
 	fprintf(f, "Per-op: p50 %.1f, p90 %.1f, p99 %.1f, p99.9 %.1f, max %.1f ns over %llu timed %s (1 in %u); timer %.1f ns, included\n",
-		fig.p50, fig.p90, fig.p99, fig.p999, fig.max, (unsigned long long)fig.count,
-		lat->ops_per_timed > 1 ? "iterations" : "ops", lat->every, fig.timer_ns);
+		fig.p50, fig.p90, fig.p99, fig.p999, fig.max, (unsigned long long)fig.count, what,
+		lat->every, fig.timer_ns);
 }
 
 /* The CSV's latency columns, in the order of mb_csv_latency_header. */

@@ -12,9 +12,6 @@
 #include "util/iqr.h"
 #include "util/stats.h"
 
-/* The default of call_us (core/env.c): a scenario names it only when it differs. */
-#define DEFAULT_CALL_US	100
-
 int mb_result_line_compute(const double *ns_per_op, size_t n, struct mb_result_line *rl)
 {
 	double *v = malloc((n ? n : 1) * sizeof(*v));
@@ -81,7 +78,8 @@ static size_t add_globals(const struct mb_env *env, char *buf, size_t len, size_
 	}
 	if (env->affinity)
 		n = add_param(buf, len, n, "affinity", "true");
-	if (env->call_us != DEFAULT_CALL_US) {
+	/* call_us: a scenario names it only when it differs from its default. */
+	if (env->call_us != MB_CALL_US_DEFAULT) {
 		snprintf(val, sizeof(val), "%u", env->call_us);
 		n = add_param(buf, len, n, "call_us", val);
 	}

@@ -423,8 +423,22 @@ static void write_indent(FILE *f, int indent, int depth)
 		fputc(' ', f);
 }
 
+/* At most this many numbers and nothing else: an array written on one line ([1, 2, 3]). */
+#define ROW_MAX	4
+
+static bool is_row(const struct mb_json *v)
+{
+	if (v->type != MB_JSON_ARRAY || !v->c.len || v->c.len > ROW_MAX)
+		return false;
+	for (size_t i = 0; i < v->c.len; i++)
+		if (v->c.items[i]->type != MB_JSON_NUMBER)
+			return false;
+	return true;
+}
+
 static void write_value(FILE *f, const struct mb_json *v, int indent, int depth)
 {
+	bool row = is_row(v);
 	char num[64];
 
 	switch (v->type) {
@@ -446,15 +460,16 @@ static void write_value(FILE *f, const struct mb_json *v, int indent, int depth)
 		fputc(v->type == MB_JSON_ARRAY ? '[' : '{', f);
 		for (size_t i = 0; i < v->c.len; i++) {
 			if (i)
-				fputc(',', f);
-			write_indent(f, indent, depth + 1);
+				fputs(indent > 0 && row ? ", " : ",", f);
+			if (!row)
+				write_indent(f, indent, depth + 1);
 			if (v->type == MB_JSON_OBJECT) {
 				write_string(f, v->c.keys[i]);
 				fputs(indent > 0 ? ": " : ":", f);
 			}
 			write_value(f, v->c.items[i], indent, depth + 1);
 		}
-		if (v->c.len)
+		if (v->c.len && !row)
 			write_indent(f, indent, depth);
 		fputc(v->type == MB_JSON_ARRAY ? ']' : '}', f);
 		break;

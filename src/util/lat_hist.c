@@ -49,12 +49,13 @@ static double bucket_mid(const struct mb_lat_hist *h, __u32 i)
 void mb_lat_hist_add_difference(struct mb_lat_hist *acc, const struct mb_lat_hist *now,
 				const struct mb_lat_hist *then)
 {
-	acc->count += now->count - then->count;
 	acc->sum += now->sum - then->sum;
 	if (now->max > acc->max)
 		acc->max = now->max;
-	for (__u32 i = 0; i < MB_LAT_BUCKETS; i++)
+	for (__u32 i = 0; i < MB_LAT_BUCKETS; i++) {
 		acc->bucket[i] += now->bucket[i] - then->bucket[i];
+		acc->count += now->bucket[i] - then->bucket[i];
+	}
 }
 
 double mb_lat_hist_percentile(const struct mb_lat_hist *h, double p)

@@ -66,7 +66,9 @@ void mb_lat_hist_merge(struct mb_lat_hist *a, const struct mb_lat_hist *b);
 /*
  * Add to @acc what cumulative histogram @now holds beyond its older reading @then: the
  * values between the two. @acc's max becomes the larger of its own and @now's (the older
- * max stays in a cumulative one).
+ * max stays in a cumulative one). The count added is that of the buckets: a reading taken
+ * while the writer adds a value (a BPF program on another CPU, a producer thread) may hold
+ * it in its bucket and not yet in count, and the percentiles rank the buckets' values.
  */
 void mb_lat_hist_add_difference(struct mb_lat_hist *acc, const struct mb_lat_hist *now,
 				const struct mb_lat_hist *then);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * The documents compare and plot read: check, compare with itself (nothing may have changed),
- * write the comparison, and build both kinds of chart script.
+ * write the comparison, and build every kind of chart script (plot --latency's too).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "output/doc.h"
 #include "output/plot.h"
 #include "util/json.h"
+#include "util/log.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -25,6 +26,25 @@ static void plot(const struct mb_json *doc, enum mb_doc_kind kind)
 	o.lines = "none";
 	s = mb_plot_script(doc, kind, &o, err, sizeof(err));
 	free(s);
+}
+
+/* plot --latency: both charts, its warnings (a result it does not draw) out of sight. */
+static void plot_latency(const struct mb_json *doc)
+{
+	static FILE *quiet;
+	struct mb_plot_input in = { doc, "a.json" };
+	struct mb_plot_opts o = { .term = MB_PLOT_SVG };
+	char err[512], *s;
+
+	if (!quiet)
+		quiet = fopen("/dev/null", "w");
+	mb_log_set_error_stream(quiet ? quiet : stderr);
+	s = mb_plot_latency_script(&in, 1, &o, err, sizeof(err));
+	free(s);
+	o.hist = true;
+	s = mb_plot_latency_script(&in, 1, &o, err, sizeof(err));
+	free(s);
+	mb_log_set_error_stream(stderr);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -42,6 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	plot(doc, kind);
 	if (kind == MB_DOC_RESULTS) {
+		plot_latency(doc);
 		if (mb_compare(doc, doc, &opts, &c))
 			abort();
 		if (c.counts[MB_CMP_REGRESSED] || c.counts[MB_CMP_IMPROVED] || c.counts[MB_CMP_NOISE])

@@ -85,6 +85,23 @@ static void test_numbers(void **state)
 	assert_true(strtod(buf, NULL) == 1e300);
 }
 
+/* Pretty-printed, a short array of numbers only (a histogram's bucket) takes one line. */
+static void test_rows(void **state)
+{
+	struct mb_json *v = parse("{\"b\":[[1,2,3],[4,\"x\"],[1,2,3,4,5],[]]}");
+	char *s;
+
+	(void)state;
+	s = dump(v, 2);
+	assert_string_equal(s, "{\n  \"b\": [\n    [1, 2, 3],\n    [\n      4,\n      \"x\"\n    ],\n"
+			    "    [\n      1,\n      2,\n      3,\n      4,\n      5\n    ],\n    []\n  ]\n}\n");
+	free(s);
+	s = dump(v, 0);
+	assert_string_equal(s, "{\"b\":[[1,2,3],[4,\"x\"],[1,2,3,4,5],[]]}");
+	free(s);
+	mb_json_free(v);
+}
+
 static void test_round_trip(void **state)
 {
 	const char *text = "{\"a\":[1,2.5,-3e2,true,false,null],\"b\":{\"c\":\"\\u00e9\\ud83d\\ude00\"},\"d\":\"\"}";
@@ -217,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_build_and_write),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_exact_integers),
 		cmocka_unit_test(test_invalid_utf8_written_as_replacement),
 		cmocka_unit_test(test_parse_errors),

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "core/latency.h"
@@ -22,9 +23,10 @@ static void test_due_every(void **state)
 	int due = 0;
 
 	(void)state;
-	assert_int_equal(mb_user_latency_start(&run, 4, 3), 0);
+	assert_int_equal(mb_user_latency_start(&run, 4, 3, "batch calls"), 0);
 	assert_int_equal(lat.every, 4);
 	assert_int_equal(lat.ops_per_timed, 3);
+	assert_string_equal(lat.timed, "batch calls");
 	assert_string_equal(lat.why, "");
 	u = mb_user_latency_of(&run, 1);
 	assert_non_null(u);
@@ -53,9 +55,9 @@ static void test_samples(void **state)
 	struct mb_user_lat *u0, *u1;
 
 	(void)state;
-	assert_int_equal(mb_user_latency_start(&run, 3, 1), -EINVAL);
-	assert_int_equal(mb_user_latency_start(&run, 1, 1), -EINVAL);
-	assert_int_equal(mb_user_latency_start(&run, 2, 1), 0);
+	assert_int_equal(mb_user_latency_start(&run, 3, 1, NULL), -EINVAL);
+	assert_int_equal(mb_user_latency_start(&run, 1, 1, NULL), -EINVAL);
+	assert_int_equal(mb_user_latency_start(&run, 2, 1, NULL), 0);
 	u0 = mb_user_latency_of(&run, 0);
 	u1 = mb_user_latency_of(&run, 1);
 	/* Values added by hand here: due() decides only which ops a producer times. */
@@ -84,11 +86,47 @@ static void test_without_latency(void **state)
 	struct mb_run run = { .nr_producers = 1 };
 
 	(void)state;
-	assert_int_equal(mb_user_latency_start(&run, 64, 1), 0);
+	assert_int_equal(mb_user_latency_start(&run, 64, 1, NULL), 0);
 	assert_null(mb_user_latency_of(&run, 0));
 	mb_user_latency_unavailable(&run, "why");
 	mb_user_latency_sample(&run, NULL);
 	mb_user_latency_release(&run);
+}
+
+static int read_fails(const struct mb_latency *lat, struct mb_lat_hist *op,
+		      struct mb_lat_hist *timer)
+{
+	(void)lat;
+	(void)op;
+	(void)timer;
+	return -EIO;
+}
+
+static int read_one(const struct mb_latency *lat, struct mb_lat_hist *op,
+		    struct mb_lat_hist *timer)
+{
+	(void)lat;
+	memset(op, 0, sizeof(*op));
+	memset(timer, 0, sizeof(*timer));
+	op->bucket[mb_lat_bucket(25)] = op->count = 1;
+	op->sum = op->max = 25;
+	return 0;
+}
+
+/* The hook both drivers share (core/latency.c): a reading that fails takes nothing. */
+static void test_shared_sample(void **state)
+{
+	struct mb_latency lat = { .fd = -1 };
+
+	(void)state;
+	assert_int_equal(mb_latency_sample(&lat, read_fails, true), -EIO);
+	assert_int_equal(lat.op.count, 0);
+	assert_null(lat.last_op);
+	assert_int_equal(mb_latency_sample(&lat, read_one, true), 0);
+	assert_int_equal(lat.op.count, 1);
+	assert_int_equal(mb_latency_sample(&lat, read_one, true), 0);
+	assert_int_equal(lat.op.count, 1);	/* nothing new since the last reading */
+	mb_latency_forget(&lat);
 }
 
 int main(void)
@@ -97,6 +135,7 @@ int main(void)
 		cmocka_unit_test(test_due_every),
 		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_without_latency),
+		cmocka_unit_test(test_shared_sample),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

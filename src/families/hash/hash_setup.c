@@ -396,11 +396,16 @@ static int plan_state(struct mb_run *run, struct hash_state *st)
 			return -ENOMEM;
 		memset(st->cpu, 0, sizeof(*st->cpu) * (size_t)run->nr_producers);
 	}
-	/* --latency: a syscall op timed one in HASH_USER_LAT_EVERY (map-mixed: its three calls). */
+	/*
+	 * --latency: a syscall op timed one in HASH_USER_LAT_EVERY (map-mixed: its three calls), a
+	 * batch one in HASH_BATCH_LAT_EVERY, whole: the percentiles are of the call, not per op.
+	 */
 	if (a->path == HASH_PATH_SYSCALL)
-		return mb_user_latency_start(run, HASH_USER_LAT_EVERY, st->op == HASH_MIXED ? 3 : 1);
+		return mb_user_latency_start(run, HASH_USER_LAT_EVERY, st->op == HASH_MIXED ? 3 : 1,
+					     NULL);
 	if (a->path == HASH_PATH_BATCH)
-		mb_user_latency_unavailable(run, "the batch path's calls are not timed one by one yet (--path syscall and kernel are)");
+		return mb_user_latency_start(run, HASH_BATCH_LAT_EVERY, a->batch_size,
+					     "batch calls");
 	return 0;
 }
 

@@ -4,6 +4,7 @@
  * bpf_map_*_elem per op; --path batch the BPF_MAP_*_BATCH commands, --batch_size elements per
  * call (lookups dump the map in its own order: there is no keyed batch lookup). Each
  * producer has its own key stream and buffers; refills happen outside the measured time.
+ * With --latency, one op (batch) in HASH_USER_LAT_EVERY (HASH_BATCH_LAT_EVERY) is timed.
  */
 #include <errno.h>
 #include <sched.h>
@@ -113,7 +114,7 @@ static int syscall_chunk(struct mb_run *run, struct mb_producer *p, struct user_
 	for (int j = 0; j < USER_CHUNK; j++) {
 		uint32_t k = next_index(u, wraps, &last);
 		bool timed = mb_user_latency_due(u->lat);
-		uint64_t t0 = 0, t1;
+		uint64_t t0 = 0;
 
 		memcpy(key, &k, sizeof(k));
 		if (timed)
@@ -142,10 +143,8 @@ static int syscall_chunk(struct mb_run *run, struct mb_producer *p, struct user_
 		default:
 			return -EINVAL;
 		}
-		if (timed) {
-			t1 = mb_now_ns();
-			mb_user_latency_add(u->lat, t0, t1, mb_now_ns());
-		}
+		if (timed)
+			mb_user_latency_end(u->lat, t0);
 		if (last) {
 			int err = refill(run, p, u);
 
@@ -163,10 +162,15 @@ static int batch_lookup(struct mb_run *run, struct mb_producer *p, struct user_p
 	int fd = current_fd(p, u), ret;
 	uint32_t n = a->batch_size;
 
+	bool timed = mb_user_latency_due(u->lat);
+	uint64_t t0 = timed ? mb_now_ns() : 0;
+
 	if (u->token_fd != fd)
 		u->token_fd = -1;
 	ret = bpf_map_lookup_batch(fd, u->token_fd < 0 ? NULL : &u->in_token, &u->out_token,
 				   u->keys, u->values, &n, &opts);
+	if (timed)
+		mb_user_latency_end(u->lat, t0);
 	u->c.calls++;
 	u->c.ops += n;
 	u->c.hits += n;
@@ -195,6 +199,8 @@ static int batch_write(struct mb_run *run, struct mb_producer *p, struct user_pr
 	bool wraps = hash_op_wraps(op), last = false;
 	int fd = current_fd(p, u);
 	uint32_t n = 0, done = 0;
+	bool timed = mb_user_latency_due(u->lat);
+	uint64_t t0;
 
 	while (n < a->batch_size && !last) {
 		uint32_t k = next_index(u, wraps, &last);
@@ -202,6 +208,7 @@ static int batch_write(struct mb_run *run, struct mb_producer *p, struct user_pr
 		memcpy(u->keys + (size_t)n * u->key_size, &k, sizeof(k));
 		n++;
 	}
+	t0 = timed ? mb_now_ns() : 0;
 	/*
 	 * A batch stops at its first failing element: count it, skip it, go on. elem_flags
 	 * takes only BPF_F_LOCK: batch updates and inserts are BPF_ANY.
@@ -234,6 +241,8 @@ static int batch_write(struct mb_run *run, struct mb_producer *p, struct user_pr
 		u->c.errors++;
 		done++;
 	}
+	if (timed)
+		mb_user_latency_end(u->lat, t0);
 	u->c.ops += n;
 	if (last)
 		return refill(run, p, u);
@@ -260,7 +269,7 @@ static int user_init(struct mb_run *run, struct mb_producer *p, struct user_prod
 	u->key_size = a->key_size;
 	u->value_bytes = mb_map_value_bytes(st->leaf, a->value_size);
 	u->token_fd = -1;
-	u->lat = a->path == HASH_PATH_SYSCALL ? mb_user_latency_of(run, p->idx) : NULL;
+	u->lat = mb_user_latency_of(run, p->idx);
 	u->keys = calloc(batch, a->key_size);
 	u->values = calloc(batch, u->value_bytes);
 	if (!u->keys || !u->values)
