@@ -14,8 +14,7 @@
 #define PANEL_H		480
 #define MAX_XTICS	12
 
-/* A string literal for gnuplot: double-quoted, with \ and " escaped, control characters out. */
-static void gp_str(FILE *f, const char *s)
+void mb_plot_gp_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; s && *s; s++) {
@@ -42,7 +41,7 @@ static void short_num(double v, char *buf, size_t len)
 		snprintf(buf, len, "%g", v);
 }
 
-static void terminal(FILE *f, enum mb_plot_term term, int w, int h)
+void mb_plot_terminal(FILE *f, enum mb_plot_term term, int w, int h)
 {
 	if (term == MB_PLOT_SVG) {
 		fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font \"sans,11\" background rgb \"white\"\n",
@@ -555,7 +554,7 @@ static void write_x_axis(FILE *f, const struct sweep_chart *c)
 			else
 				mb_json_scalar_text(v, val, sizeof(val));
 			fputs(k ? ", " : "", f);
-			gp_str(f, val);
+			mb_plot_gp_str(f, val);
 			if (x->numeric)
 				fprintf(f, " %.17g", mb_json_num(v, 0));
 			else
@@ -564,7 +563,7 @@ static void write_x_axis(FILE *f, const struct sweep_chart *c)
 		fputs(")\n", f);
 	}
 	fputs("set xlabel ", f);
-	gp_str(f, x->name);
+	mb_plot_gp_str(f, x->name);
 	fputc('\n', f);
 }
 
@@ -599,7 +598,7 @@ static void write_lines(FILE *f, const struct sweep_chart *c, int b, bool overla
 		} else {
 			snprintf(t, sizeof(t), "%s", overlay ? c->benches[b] : c->m.label);
 		}
-		gp_str(f, t);
+		mb_plot_gp_str(f, t);
 		*first = false;
 	}
 }
@@ -617,7 +616,7 @@ static void write_panel(FILE *f, const struct sweep_chart *c, int b, const struc
 	snprintf(title, sizeof(title), "%s%s%s", (b < 0 || c->nb == 1) && o->title ? o->title : name,
 		 c->sub[0] && (o->title || b >= 0) ? "\n" : "", c->sub);
 	fputs("set title ", f);
-	gp_str(f, title);
+	mb_plot_gp_str(f, title);
 	fputs("\nplot ", f);
 	for (int k = b < 0 ? 0 : b; k < (b < 0 ? c->nb : b + 1); k++)
 		write_lines(f, c, k, b < 0, &first);
@@ -642,17 +641,17 @@ static int sweep_script(FILE *f, const struct mb_json *doc, const struct mb_plot
 	panels = o->overlay ? 1 : c.nb;
 	cols = panels > 1 ? 2 : 1;
 	rows = (panels + cols - 1) / cols;
-	terminal(f, o->term, PANEL_W * cols + 160, PANEL_H * rows);
+	mb_plot_terminal(f, o->term, PANEL_W * cols + 160, PANEL_H * rows);
 	fputs("set key outside right top\nset pointsize 0.8\nset bars small\n", f);
 	if (panels > 1 || o->title) {
 		fputs("set multiplot layout ", f);
 		fprintf(f, "%d,%d title ", rows, cols);
-		gp_str(f, o->title ? o->title : "mapbench sweep");
+		mb_plot_gp_str(f, o->title ? o->title : "mapbench sweep");
 		fputc('\n', f);
 	}
 	write_x_axis(f, &c);
 	fputs("set ylabel ", f);
-	gp_str(f, c.m.label);
+	mb_plot_gp_str(f, c.m.label);
 	fputs("\nset yrange [0:*]\n", f);
 	for (int b = 0; b < panels; b++)
 		write_panel(f, &c, o->overlay ? -1 : b, o);
@@ -761,7 +760,7 @@ static void write_bar_tics(FILE *f, const struct bar_chart *bc)
 			 strcmp(lab, "-") ? " " : "", strcmp(lab, "-") ? lab : "",
 			 mb_json_str(mb_json_get(r, "unit"), ""));
 		fputs(k ? ", " : "", f);
-		gp_str(f, label);
+		mb_plot_gp_str(f, label);
 		fprintf(f, " %d", k++);
 	}
 	fputs(")\n", f);
@@ -776,15 +775,15 @@ static void write_bar_axes(FILE *f, const struct bar_chart *bc, const struct mb_
 	int width = bc->n * 70 + 360;
 	char title[1024];
 
-	terminal(f, o->term, width > 2400 ? 2400 : (width < 720 ? 720 : width), PANEL_H + 120);
+	mb_plot_terminal(f, o->term, width > 2400 ? 2400 : (width < 720 ? 720 : width), PANEL_H + 120);
 	snprintf(title, sizeof(title), "%s\nbase %s, new %s\nns/op: lower is better; ops/s: higher is better",
 		 o->title ? o->title : "mapbench compare",
 		 mb_json_str(mb_json_get(mb_json_get(cmp, "base"), "source"), "?"),
 		 mb_json_str(mb_json_get(mb_json_get(cmp, "new"), "source"), "?"));
 	fputs("set title ", f);
-	gp_str(f, title);
+	mb_plot_gp_str(f, title);
 	fputs("\nset ylabel ", f);
-	gp_str(f, "change of the mean (%)");
+	mb_plot_gp_str(f, "change of the mean (%)");
 	fputs("\nset key outside right top\nset style fill solid 0.8 border -1\nset boxwidth 0.7\n"
 	      "set xzeroaxis lt -1\nset grid noxtics ytics\n", f);
 	fprintf(f, "set xrange [-0.6:%d.6]\n", bc->n - 1);

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "doc.h"
 
@@ -42,5 +43,10 @@ struct mb_plot_opts {
  */
 char *mb_plot_script(const struct mb_json *doc, enum mb_doc_kind kind,
 		     const struct mb_plot_opts *o, char *err, size_t errlen);
+
+/* A string literal for gnuplot: double-quoted, with \ and " escaped, control characters out. */
+void mb_plot_gp_str(FILE *f, const char *s);
+/* The terminal (SVG, or PNG by pngcairo where gnuplot has it) of @w x @h, output to stdout. */
+void mb_plot_terminal(FILE *f, enum mb_plot_term term, int w, int h);
 
 #endif
