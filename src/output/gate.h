@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "compare.h"
+#include "series.h"
 
 #define MB_GATE_K		3.0	/* the band's half-width in scaled MADs */
 #define MB_GATE_MAD_SCALE	1.4826	/* MAD * this estimates the standard deviation */
@@ -90,6 +91,15 @@ struct mb_gate_row {
  */
 int mb_gate_print(FILE *f, const struct mb_gate_row *rows, size_t n, enum mb_format format,
 		  const struct mb_gate_opts *o, int window);
+
+/*
+ * The gate over the series of @set (split by kernel): the latest run of each bench, parameter
+ * set and machine class against the @window runs before it on the same kernel (a series of an
+ * older kernel is left out). @rows (malloc'd, in @set's order) point into @set.
+ * Returns 0 or -ENOMEM.
+ */
+int mb_gate_series(const struct mb_series_set *set, const struct mb_gate_opts *o, int window,
+		   struct mb_gate_row **rows, size_t *n);
 
 /* How many rows have verdict @v. */
 size_t mb_gate_count(const struct mb_gate_row *rows, size_t n, enum mb_gate_verdict v);
