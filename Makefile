@@ -84,11 +84,19 @@ BPF_CFLAGS	:= -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 # pkg-config is asked quietly: this Makefile is parsed before `make run` and `make test` install
 # libbpf (deps), and a fresh machine must not see "Package libbpf was not found" first. Without
 # libbpf's .pc file, plain -lbpf still links a libbpf installed by hand.
+# The results history (src/store/): SQLite always; PostgreSQL's libpq only in the dynamic build
+# (its static archive needs Kerberos, LDAP and OpenSSL's, which Debian ships no static form
+# of), where --db with a connection string then says it was left out.
 ifeq ($(STATIC),1)
 LDLIBS		:= -static $(shell $(PKG_CONFIG) --static --libs libbpf 2>/dev/null || \
-			echo -lbpf -lelf -lz) -lzstd -lpthread -lm
+			echo -lbpf -lelf -lz) -lzstd \
+		   $(shell $(PKG_CONFIG) --static --libs sqlite3 2>/dev/null || echo -lsqlite3) \
+		   -lpthread -lm
 else
-LDLIBS		:= $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf) -lpthread -lm
+override CFLAGS	+= -DMB_HAVE_PG $(shell $(PKG_CONFIG) --cflags libpq 2>/dev/null)
+LDLIBS		:= $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf) \
+		   $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3) \
+		   $(shell $(PKG_CONFIG) --libs libpq 2>/dev/null || echo -lpq) -lpthread -lm
 endif
 
 # ASan and UBSan, and libFuzzer's coverage (fuzzer-no-link) so that the fuzzers link against

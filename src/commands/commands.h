@@ -6,8 +6,13 @@
 int mb_cmd_sweep(int argc, char **argv);
 int mb_cmd_compare(int argc, char **argv);
 int mb_cmd_plot(int argc, char **argv);
+int mb_cmd_import(int argc, char **argv);
+int mb_cmd_history(int argc, char **argv);
 
 struct mb_cli;
+/* The history a verb reads or writes: --db, else MAPBENCH_DB; NULL (said, with @verb) if none. */
+const char *mb_cmd_db(const struct mb_cli *cli, const char *verb);
+
 /* mapbench --map-types: an exit status. */
 int mb_cmd_map_types(const struct mb_cli *cli);
 

@@ -28,6 +28,8 @@ static const struct mb_command {
 	{ "sweep", mb_cmd_sweep, "sweep BENCH --param NAME=V1,V2 ... | --preset NAME: a parameter sweep" },
 	{ "compare", mb_cmd_compare, "compare BASE.json NEW.json: changes, significance, verdicts" },
 	{ "plot", mb_cmd_plot, "plot FILE.json -o chart.svg|png: chart of a sweep or a comparison" },
+	{ "import", mb_cmd_import, "import --db FILE RESULT.json...: documents into the results history" },
+	{ "history", mb_cmd_history, "history --db FILE [BENCH]: the runs the history keeps, one a line" },
 	{ NULL },
 };
 

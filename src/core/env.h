@@ -55,6 +55,7 @@ struct mb_env {
 	double alpha;		/* comparisons: significance level of the U test */
 	bool fail_on_regression;	/* comparisons: exit 1 when a result regressed */
 	struct mb_cli_list ignore;	/* comparisons: names left out of the match */
+	const char *db;		/* the results history to add each result to (or MAPBENCH_DB) */
 
 	/* Not options: filled at start-up. */
 	bool consumers_given;	/* -c was given (a bench with consumers has 1 otherwise) */

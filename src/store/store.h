@@ -25,7 +25,10 @@ void mb_store_close(struct mb_store *store);
 /*
  * Add one result in one transaction: @context is a document's "context" object, @result one
  * element of its "results" array. Returns 1 when added, 0 when that result was already there
- * (the same context time, command line, host and result), a negative errno with @err on error.
+ * (the same host, command line, bench, parameters, start and end time and mean: whether the
+ * --db sink added it as it finished or an import read it from the document later), a
+ * negative errno with @err on error. Only results whose status is "ok" are kept: another gets
+ * -ENODATA (mb_store_result_kept says which beforehand).
  */
 int mb_store_add(struct mb_store *store, const struct mb_json *context,
 		 const struct mb_json *result, char *err, size_t errlen);
@@ -68,5 +71,24 @@ typedef int (*mb_store_run_fn)(const struct mb_store_run *run, void *arg);
  */
 int mb_store_each(struct mb_store *store, const struct mb_store_filter *filter,
 		  mb_store_run_fn fn, void *arg, char *err, size_t errlen);
+
+/*
+ * As mb_store_open, for readers (history, gate, report): an SQLite file must exist already and
+ * be a mapbench history, never created. Returns 0, or a negative errno with one line in @err.
+ */
+int mb_store_open_existing(const char *where, struct mb_store **store, char *err, size_t errlen);
+
+/* Whether @where is a PostgreSQL connection string rather than an SQLite file's path. */
+bool mb_store_is_postgres(const char *where);
+
+/* Whether @result measured something the store keeps: its status is "ok". */
+bool mb_store_result_kept(const struct mb_json *result);
+
+/*
+ * A --since value: "YYYY-MM-DD", or a date-time "YYYY-MM-DDTHH:MM[:SS][Z]" (UTC), written
+ * into @out (at least 21 bytes) as the store's times are, "YYYY-MM-DDTHH:MM:SSZ", so that they
+ * compare as text. Returns 0, or -EINVAL when it is no such date.
+ */
+int mb_store_since_parse(const char *text, char *out, size_t len);
 
 #endif
