@@ -11,7 +11,7 @@ static const struct mb_series_run *last_run(const struct mb_series *s)
 	return &s->runs[s->nr - 1];
 }
 
-static int judge_series(const struct mb_series *s, const struct mb_gate_opts *o, int window,
+static int judge_series(const struct mb_series_set *set, const struct mb_series *s, const struct mb_gate_opts *o, int window,
 			struct mb_gate_row *row)
 {
 	size_t first = s->nr - 1 > (size_t)window ? s->nr - 1 - (size_t)window : 0;
@@ -28,6 +28,7 @@ static int judge_series(const struct mb_series *s, const struct mb_gate_opts *o,
 	}
 	row->bench = s->bench;
 	row->params = s->params;
+	mb_series_short_params(set, s, row->label, sizeof(row->label));
 	row->kernel = last->kernel;
 	row->machine_class = s->machine_class;
 	row->time = last->time;
@@ -73,7 +74,7 @@ int mb_gate_series(const struct mb_series_set *set, const struct mb_gate_opts *o
 	for (size_t i = 0; i < set->nr; i++) {
 		if (!set->s[i].nr || superseded(set, i))
 			continue;
-		if (judge_series(&set->s[i], o, window, &(*rows)[*n]))
+		if (judge_series(set, &set->s[i], o, window, &(*rows)[*n]))
 			return -ENOMEM;
 		(*n)++;
 	}

@@ -16,7 +16,7 @@ static void fill_row(struct mb_table *t, const struct mb_gate_row *row)
 	bool judged = r->verdict != MB_GATE_TOO_FEW && r->verdict != MB_GATE_NO_SAMPLES;
 
 	mb_table_cell(t, "%s", row->bench);
-	mb_table_cell(t, "%s", row->params && *row->params ? row->params : "-");
+	mb_table_cell(t, "%s", row->label[0] ? row->label : "-");
 	mb_table_cell(t, "%s", row->kernel ? row->kernel : "?");
 	mb_table_cell(t, "%d", r->previous);
 	if (isfinite(r->latest_median))

@@ -60,7 +60,11 @@ static void table_row(FILE *f, const struct mb_gate_row *row)
 
 	fprintf(f, "<tr class=\"%s\">", row_class(r->verdict));
 	cell(f, NULL, row->bench);
-	cell(f, NULL, row->params);
+	fputs("<td title=\"", f);
+	mb_svg_escape(f, row->params);
+	fputs("\">", f);
+	mb_svg_escape(f, row->label[0] ? row->label : "-");
+	fputs("</td>", f);
 	cell(f, NULL, row->kernel);
 	cell(f, NULL, row->time);
 	num_cell(f, "%.4g", r->latest_median);
@@ -115,7 +119,7 @@ static int bench_chart(FILE *f, const struct mb_series_set *set, const char *ben
 	if (!pts || !lines || !marks || !xy || !labels)
 		goto out;
 	for (size_t p = 0; p < n; p++)
-		if (pts[p].kernel_changed && p)
+		if (pts[p].kernel_changed)
 			marks[nm++] = (struct mb_svg_mark){ .x = pts[p].x, .label = pts[p].kernel };
 	for (size_t i = 0, used = 0; i < set->nr; i++) {
 		struct mb_svg_line *l = &lines[nl];

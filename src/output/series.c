@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /* Runs of the results history grouped into series, for gate, trend and report. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,4 +152,48 @@ void mb_series_free(struct mb_series_set *set)
 	free(set->s);
 	set->s = NULL;
 	set->nr = set->cap = 0;
+}
+
+/* Whether "key=value" @pair (of @klen key bytes, @plen in all) is in @params. */
+static bool has_pair(const char *params, const char *pair, size_t plen)
+{
+	for (const char *p = params; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		size_t n = strcspn(p, ",");
+
+		if (n == plen && !strncmp(p, pair, plen))
+			return true;
+	}
+	return false;
+}
+
+/* Whether a series of @s's bench lacks the pair @pair of @s. */
+static bool pair_varies(const struct mb_series_set *set, const struct mb_series *s,
+			const char *pair, size_t plen)
+{
+	for (size_t i = 0; i < set->nr; i++)
+		if (&set->s[i] != s && !strcmp(set->s[i].bench, s->bench) &&
+		    !has_pair(set->s[i].params, pair, plen))
+			return true;
+	return false;
+}
+
+void mb_series_short_params(const struct mb_series_set *set, const struct mb_series *s,
+			    char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (const char *p = s->params; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		size_t n = strcspn(p, ",");
+		int w;
+
+		if (!pair_varies(set, s, p, n))
+			continue;
+		w = snprintf(buf + used, len - used, "%s%.*s", used ? "," : "", (int)n, p);
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+	}
+	if (!used)
+		snprintf(buf, len, "-");
 }

@@ -59,4 +59,11 @@ void mb_series_number_machines(struct mb_series_set *set);
 int mb_series_machines(const struct mb_series_set *set, const char *bench);
 void mb_series_free(struct mb_series_set *set);
 
+/*
+ * The parameters that tell @s apart from the other series of its bench in @set ("key=value"
+ * pairs whose value differs in another, joined by ","), "-" when none does, into @buf.
+ */
+void mb_series_short_params(const struct mb_series_set *set, const struct mb_series *s,
+			    char *buf, size_t len);
+
 #endif

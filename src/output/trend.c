@@ -77,7 +77,12 @@ const char **mb_trend_benches(const struct mb_series_set *set, size_t *n)
 void mb_trend_label(const struct mb_series_set *set, const struct mb_series *s, char *buf,
 		    size_t len)
 {
-	int n = snprintf(buf, len, "%s", *s->params ? s->params : "no parameters");
+	int n;
+
+	mb_series_short_params(set, s, buf, len);
+	if (!strcmp(buf, "-"))
+		snprintf(buf, len, "%s", *s->params ? "one parameter set" : "no parameters");
+	n = (int)strlen(buf);
 
 	if (n >= 0 && (size_t)n < len && mb_series_machines(set, s->bench) > 1)
 		snprintf(buf + n, len - (size_t)n, ", machine %d", s->machine);

@@ -34,7 +34,10 @@ struct mb_trend_point *mb_trend_points(const struct mb_series_set *set, const ch
 /* The distinct benches of @set in order of first appearance; @n of them (malloc'd array). */
 const char **mb_trend_benches(const struct mb_series_set *set, size_t *n);
 
-/* A series' line title: its parameters ("no parameters") and "machine N" where several. */
+/*
+ * A series' line title: the parameters that tell it from the bench's other series ("one
+ * parameter set" where it has no other), and "machine N" where the bench ran on several.
+ */
 void mb_trend_label(const struct mb_series_set *set, const struct mb_series *s, char *buf,
 		    size_t len);
 

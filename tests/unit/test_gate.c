@@ -189,7 +189,7 @@ static void test_table(void **state)
 {
 	struct mb_gate_row rows[2] = {
 		{ .bench = "map-lookup", .params = "nr_entries=100", .kernel = "6.18",
-		  .unit = "ns/op" },
+		  .unit = "ns/op", .label = "nr_entries=100" },
 		{ .bench = "bpf-noop", .params = "", .kernel = "6.18", .unit = "ns/op" },
 	};
 	double latest[SAMPLES];

@@ -178,7 +178,7 @@ static void test_page(void **state)
 	fclose(f);
 	assert_true(strncmp(buf, "<!DOCTYPE html>", 15) == 0);
 	assert_non_null(strstr(buf, "<table id=\"latest\">"));
-	assert_non_null(strstr(buf, "<tr class=\"pass\"><td>map-lookup</td><td>nr_entries=100</td><td>6.18</td>"));
+	assert_non_null(strstr(buf, "<tr class=\"pass\"><td>map-lookup</td><td title=\"nr_entries=100\">nr_entries=100</td><td>6.18</td>"));
 	assert_non_null(strstr(buf, "<section class=\"trend\"><h3>map-lookup</h3>\n<svg"));
 	/* Nothing outside the page: the SVG namespace is the only address, no script. */
 	for (const char *p = strstr(buf, "http"); p; p = strstr(p + 1, "http"))
