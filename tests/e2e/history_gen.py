@@ -2,18 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """Documents with known samples for the results history's tests (test_gate.sh).
 
-history_gen.py TEMPLATE.json OUT.json FIRST COUNT CASE [KERNEL]
+history_gen.py TEMPLATE.json DIR
 
-TEMPLATE is a real run's document (one result per bench); OUT gets COUNT runs of each of its
-results, runs FIRST .. FIRST+COUNT-1, each started an hour after the one before from
-2026-11-01T00:00:00Z, with ten samples of the headline figure (latency_kernel, ns/op, or
-throughput) around a median that steps through -2 %, -1 %, 0, +1 %, +2 % of a level (100 ns/op,
-or 1e7 ops/s), 0.1 % apart. CASE says what the first result's runs are instead:
+TEMPLATE is a real run's document (one result per bench). DIR gets base.json (runs 0..29 of
+each of its results), regressed.json, unchanged.json and noisy.json (run 30, whose first
+result is that CASE) and new-kernel.json (runs 30..33 on kernel 6.99.0-test). Run i starts
+i hours after 2026-11-01T00:00:00Z, with ten samples of the headline figure (latency_kernel,
+ns/op, or throughput) around a median that steps through -2 %, -1 %, 0, +1 %, +2 % of a level
+(100 ns/op, or 1e7 ops/s), 0.1 % apart. CASE says what the first result's runs are instead:
   steady     as the others
   regressed  the median 10 % worse
   noisy      six samples at the level, four 50 % worse: the median holds, the mean does not
   unchanged  the median at the level
-KERNEL replaces the kernel release.
 """
 import copy
 import datetime
@@ -54,16 +54,14 @@ def set_result(res, values, start, fig):
     res["summary"]["noisy"] = False
 
 
-def main():
-    template, out, first, count, case = sys.argv[1:6]
-    kernel = sys.argv[6] if len(sys.argv) > 6 else None
-    doc = json.load(open(template))
+def write(template, out, first, count, case, kernel=None):
+    doc = copy.deepcopy(template)
     base = doc["results"]
     doc["results"] = []
     if kernel:
         doc["context"]["kernel"]["release"] = kernel
     t0 = datetime.datetime(2026, 11, 1)
-    for run in range(int(first), int(first) + int(count)):
+    for run in range(first, first + count):
         start = t0 + datetime.timedelta(hours=run)
         for k, tmpl in enumerate(base):
             res = copy.deepcopy(tmpl)
@@ -78,6 +76,15 @@ def main():
             doc["results"].append(res)
     doc["context"]["time"] = doc["results"][-1]["end_time"]
     json.dump(doc, open(out, "w"))
+
+
+def main():
+    template = json.load(open(sys.argv[1]))
+    out = sys.argv[2]
+    write(template, out + "/base.json", 0, 30, "steady")
+    for case in ("regressed", "unchanged", "noisy"):
+        write(template, "%s/%s.json" % (out, case), 30, 1, case)
+    write(template, out + "/new-kernel.json", 30, 4, "steady", "6.99.0-test")
 
 
 main()
