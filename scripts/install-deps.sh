@@ -6,9 +6,12 @@
 # the command to run and exits non-zero.
 set -eu
 
+# libsqlite3-dev and libpq-dev: the results history (docs/history.md); sqlite3 and postgresql:
+# its tests (a server each test starts and stops itself); chromium: the history report's test
+# opens the page headless.
 PACKAGES="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev \
-libzstd-dev libclang-rt-dev libcmocka-dev jq python3 python3-jsonschema gnuplot-nox procps \
-valgrind"
+libzstd-dev libsqlite3-dev libpq-dev libclang-rt-dev libcmocka-dev jq python3 \
+python3-jsonschema gnuplot-nox procps valgrind sqlite3 postgresql chromium"
 
 missing=""
 for pkg in $PACKAGES; do

@@ -44,6 +44,7 @@ static const struct mb_cli_global sweep_globals[] = {
 	{ "format", "stdout: a table (text, csv, md), or with json and no -o the JSON document" },
 	{ "machine-readable", "The kernel bench's RESULT line on stdout for each point timed in the kernel, before the table; implies -q; --format text only" },
 	{ "output", "Write the JSON document of every point to FILE, atomically" },
+	{ "db", "Keep each point's result in a history (SQLite FILE or PostgreSQL URL) as it finishes; MAPBENCH_DB when not given" },
 	{ NULL },
 };
 

@@ -282,8 +282,7 @@ static struct mb_json *config_json(const struct mb_run *run)
 	return o;
 }
 
-/* The result object of one run (docs/output.md). */
-static struct mb_json *result_json(const struct mb_run *run)
+struct mb_json *mb_report_result(const struct mb_run *run)
 {
 	const struct mb_summary *sum = run->summary;
 	struct mb_json *o = mb_json_object(), *samples, *prods;
@@ -335,7 +334,7 @@ struct mb_json *mb_report_document(const struct mb_env *env, struct mb_run *runs
 	mb_json_set(doc, "context", mb_report_context(env));
 	for (int i = 0; i < nr; i++)
 		for (int k = 0; k < mb_run_nr_results(&runs[i]); k++)
-			mb_json_append(results, result_json(mb_run_result(&runs[i], k)));
+			mb_json_append(results, mb_report_result(mb_run_result(&runs[i], k)));
 	mb_json_set(doc, "results", results);
 	return doc;
 }

@@ -131,6 +131,8 @@ double mb_figure_get(const struct mb_json *figs, const char *name, const char *u
 /* The figures of @run's result from its text style (an empty array without a hook). */
 struct mb_json *mb_report_figures(const struct mb_run *run);
 
+/* The result object of one run, or of one part of a split run (docs/output.md). */
+struct mb_json *mb_report_result(const struct mb_run *run);
 /* The machine and tool context of a document. */
 struct mb_json *mb_report_context(const struct mb_env *env);
 /* The complete JSON document for @runs. */

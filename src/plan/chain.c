@@ -50,6 +50,7 @@ void mb_chain_build(struct mb_chain *c, const struct mb_chain_want *want,
 	struct mb_sink *const order[] = {
 		want->live_text ? &c->live : NULL,
 		want->result_lines ? &c->result : NULL,
+		want->store ? &c->store.sink : NULL,
 		want->progress,
 		want->table != MB_CHAIN_NO_TABLE ? &c->table : NULL,
 		&c->document,
@@ -65,6 +66,7 @@ void mb_chain_build(struct mb_chain *c, const struct mb_chain_want *want,
 	c->table = (struct mb_sink){ .end = table_end, .priv = c };
 	c->document = (struct mb_sink){ .end = document_end, .priv = c };
 	mb_baseline_sink_init(&c->baseline, env, base);
+	mb_store_sink_init(&c->store, env, want->store);
 	for (size_t i = 0; i < sizeof(order) / sizeof(*order); i++) {
 		if (!order[i])
 			continue;

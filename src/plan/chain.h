@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The sinks of a session's runs (core/sink.h), assembled in one place from what the run wants,
- * in one order written once (mb_chain_build): the live text lines, the RESULT lines, a sweep's
- * progress, the table of the results, the document writer, then --baseline's comparison and
- * --save-baseline. After the last run the document is made once, before the end event, and
+ * in one order written once (mb_chain_build): the live text lines, the RESULT lines, --db's
+ * results history, a sweep's progress, the table of the results, the document writer, then
+ * --baseline's comparison and --save-baseline. After the last run the document is made once, before the end event, and
  * handed to every sink with it: the writer writes it and the baseline sink compares and saves
  * it, so neither depends on where the other stands in the chain.
  */
@@ -16,6 +16,7 @@
 #include "core/env.h"
 #include "core/sink.h"
 #include "baseline_sink.h"
+#include "store_sink.h"
 
 struct mb_json;
 
@@ -44,12 +45,14 @@ struct mb_chain_want {
 	/* The document and its writer; NULL: the runs' document, in env's format (report.h). */
 	const struct mb_chain_doc *doc;
 	bool baseline;			/* --baseline's comparison, --save-baseline */
+	struct mb_store *store;		/* --db: the history each result goes to; NULL: none */
 };
 
 struct mb_chain {
 	struct mb_sink *head;		/* where the runs send their events */
 	struct mb_sink live, result, table, document;
 	struct mb_baseline_sink baseline;
+	struct mb_store_sink store;
 	struct mb_chain_doc doc;
 	enum mb_chain_table table_when;
 	const struct mb_env *env;

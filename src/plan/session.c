@@ -5,6 +5,7 @@
 
 #include "output/baseline.h"
 #include "output/compare.h"
+#include "store/store.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/outfile.h"
@@ -131,6 +132,9 @@ int mb_session_begin(struct mb_session *s, struct mb_env *env, int max_producers
 		}
 	}
 	preflight_use(env, max_producers, &use);
+	/* A bad --db is bad input, said alone like a bad --baseline: before the preflight. */
+	if (mb_store_sink_open(env, &s->store))
+		return MB_EXIT_USAGE;
 	status = mb_preflight(env, &use);
 	if (status)
 		return status;
@@ -142,9 +146,11 @@ int mb_session_begin(struct mb_session *s, struct mb_env *env, int max_producers
 int mb_session_execute(struct mb_session *s, struct mb_run *runs, int nr,
 		       const struct mb_chain_want *want)
 {
+	struct mb_chain_want with_store = *want;
 	int ran;
 
-	mb_chain_build(&s->chain, want, s->env, s->baseline);
+	with_store.store = s->store;
+	mb_chain_build(&s->chain, &with_store, s->env, s->baseline);
 	for (ran = 0; ran < nr && !mb_interrupted(); ran++) {
 		runs[ran].sink = s->chain.head;
 		mb_run_execute(&runs[ran]);
@@ -179,4 +185,6 @@ void mb_session_free(struct mb_session *s)
 {
 	mb_json_free(s->baseline);
 	s->baseline = NULL;
+	mb_store_close(s->store);
+	s->store = NULL;
 }

@@ -18,6 +18,7 @@ struct mb_session {
 	struct mb_env *env;		/* the document's env: context, output, baseline options */
 	struct mb_json *baseline;	/* --baseline, loaded before anything runs */
 	struct mb_chain chain;		/* the sinks of its runs, built by mb_session_execute */
+	struct mb_store *store;		/* --db (or MAPBENCH_DB), opened before the runs */
 };
 
 /*
@@ -43,13 +44,15 @@ int mb_session_check_options(const struct mb_cli *cli);
 
 /*
  * Just before measuring: load --baseline (exit status 2 if it cannot be read), run the noise
- * preflight (77 with --strict and a warning), set up libbpf logging and signals. Returns 0 to go
+ * preflight (77 with --strict and a warning), open --db's history (2 if it cannot be), set up
+ * libbpf logging and signals. Returns 0 to go
  * on, else the exit status.
  */
 int mb_session_begin(struct mb_session *s, struct mb_env *env, int max_producers);
 
 /*
- * Build the chain of sinks @want describes (mb_chain_build), then execute the plan's @nr runs
+ * Build the chain of sinks @want describes (mb_chain_build), with the session's --db history,
+ * then execute the plan's @nr runs
  * one by one, each sending its events down it, until all ran or a signal set the stop flag.
  * Returns how many ran.
  */

@@ -38,11 +38,15 @@ static int fail(PGconn *pg, const char *what, char *err, size_t errlen)
 	return -EIO;
 }
 
-/* Run @sql (with @n text parameters); 0 when it succeeded, the result in *@out if asked. */
+/*
+ * Run @sql (with @n text parameters; none: it may hold several statements, as a migration
+ * does); 0 when it succeeded, the result in *@out if asked.
+ */
 static int run(PGconn *pg, const char *sql, int n, const char *const *params, PGresult **out,
 	       const char *what, char *err, size_t errlen)
 {
-	PGresult *res = PQexecParams(pg, sql, n, NULL, params, NULL, NULL, 0);
+	PGresult *res = n ? PQexecParams(pg, sql, n, NULL, params, NULL, NULL, 0) :
+			    PQexec(pg, sql);
 	ExecStatusType st = PQresultStatus(res);
 
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {

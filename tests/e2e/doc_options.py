@@ -24,7 +24,7 @@ import sys
 
 OPT_LINE = re.compile(r"^\s+(?:-\w, )?--([\w-]+)\b")
 MARK = re.compile(r"^<!-- options of: mapbench (.*?): (.*?) -->$")
-VERBS = {"sweep", "compare", "plot"}
+VERBS_LINE = re.compile(r"^\s+mapbench (\w+) ")
 
 
 def norm(name):
@@ -153,7 +153,9 @@ def check_examples(mb, paths):
     families = listing(mb)
     benches = {b for f in families.values() for b in f}
     known = help_options(helptext(mb, ["--help"]))
-    for args in [["-h", b] for b in benches] + [[v, "--help"] for v in VERBS]:
+    # The subcommands, as mapbench --help lists them ("  mapbench VERB ...").
+    verbs = {m.group(1) for m in map(VERBS_LINE.match, helptext(mb, ["--help"]).splitlines()) if m}
+    for args in [["-h", b] for b in benches] + [[v, "--help"] for v in sorted(verbs)]:
         known |= help_options(helptext(mb, args))
     bad = checked = 0
     for path in paths:
@@ -168,7 +170,8 @@ def check_examples(mb, paths):
                         print("%s:%d: --%s: no help of mapbench prints it" % (path, no,
                                                                                opt.group(1)))
                         bad += 1
-                elif re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", w) and w not in benches:
+                elif re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", w) and w not in benches and \
+                        not re.fullmatch(r"\d{4}-\d\d-\d\d", w):
                     print("%s:%d: %s: not a bench of mapbench --list" % (path, no, w))
                     bad += 1
     return bad, checked
