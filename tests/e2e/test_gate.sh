@@ -102,7 +102,9 @@ report_check() {
 	expect_rc 0 "$what: report" report --db "$db" -o "$page"
 	check "$what: the page parses with the table rows and a chart per bench" \
 		python3 - "$page" <<'PY'
+import re
 import sys
+import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 
@@ -128,9 +130,13 @@ class Page(HTMLParser):
             self.in_tbody = False
 
 
+text = open(sys.argv[1]).read()
 p = Page()
-p.feed(open(sys.argv[1]).read())
+p.feed(text)
 p.close()
+# Each chart is well-formed XML on its own, as an .svg file would be.
+for svg in re.findall(r"<svg .*?</svg>", text, re.S):
+    ET.fromstring(svg)
 sys.exit(0 if p.rows == 2 and p.svgs == 2 and "regressed" in p.verdicts else
          "rows %d svgs %d verdicts %s" % (p.rows, p.svgs, p.verdicts))
 PY
