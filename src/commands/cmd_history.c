@@ -167,7 +167,7 @@ static int collect_json(const struct mb_store_run *r, void *arg)
 	return o ? mb_json_append(arg, o) : -ENOMEM;
 }
 
-/* The runs as one JSON document: {"history_version": 1, "runs": [...]}. */
+/* The runs as one document, {"schema_version": 1, "runs": [...]}: docs/history.schema.json. */
 static int print_json(struct mb_store *store, const struct mb_store_filter *filter, char *err,
 		      size_t errlen)
 {
@@ -181,7 +181,7 @@ static int print_json(struct mb_store *store, const struct mb_store_filter *filt
 		return -ENOMEM;
 	}
 	ret = mb_store_each(store, filter, collect_json, runs, err, errlen);
-	mb_json_set_num(doc, "history_version", 1);
+	mb_json_set_num(doc, "schema_version", 1);
 	mb_json_set(doc, "runs", runs);
 	if (!ret && mb_json_write(stdout, doc, 2)) {
 		snprintf(err, errlen, "cannot write the output");

@@ -4,7 +4,8 @@
 # stopped and removed when the test exits. Source it after lib.sh:
 #
 #   . "$ROOT/tests/e2e/lib_pg.sh"
-#   if pg_start; then ... --db "$(pg_url)" ...; else echo "  SKIP [$NAME] $PG_SKIP"; fi
+#   if pg_start; then pg_createdb h; ... --db "$(pg_url h)" ...
+#   else echo "  SKIP [$NAME] $PG_SKIP"; fi
 #
 # The server refuses to run as root, and the tests run as root: it then runs as the
 # `postgres` user (Debian's postgresql package makes it), which owns its directory.
@@ -64,13 +65,15 @@ pg_start() {
 	wait_for "the PostgreSQL server accepts connections" - pg_ready
 }
 
-# pg_url [DBNAME]: the connection string of a new database DBNAME (default: a fresh name).
-pg_dbs=0
+# pg_createdb DBNAME: a new database (in this shell, so that a failure counts).
+pg_createdb() {
+	pg_as "$PG_BIN/createdb" -h "$PG_DIR" -p "$PG_PORT" -U postgres "$1" >/dev/null 2>&1 ||
+		fail "createdb $1"
+}
+
+# pg_url DBNAME: the connection string of database DBNAME (libpq's key=value words).
 pg_url() {
-	local db=${1:-mb$((pg_dbs += 1))}
-	pg_as "$PG_BIN/createdb" -h "$PG_DIR" -p "$PG_PORT" -U postgres "$db" >/dev/null 2>&1 ||
-		fail "createdb $db"
-	echo "host=$PG_DIR port=$PG_PORT user=postgres dbname=$db"
+	echo "host=$PG_DIR port=$PG_PORT user=postgres dbname=$1"
 }
 
 # pg_sql DBNAME SQL: one query with psql, its rows unaligned.

@@ -51,6 +51,7 @@ check "history text: a bpf-noop line with its unit and kernel" \
 	grep -qE "^20[0-9-]+T[0-9:]+Z +bpf-noop +producers=1 +[0-9.e+-]+ +ns/op .* $(uname -r) " "$OUT"
 expect_rc 0 "history, json" history --db "$DB" --format json
 cp "$OUT" "$TMP/h.json"
+schema_check "$TMP/h.json" "$ROOT/docs/history.schema.json"
 jq_check "history json: every run, with samples" "$TMP/h.json" \
 	"(.runs | length) == $want and all(.runs[]; (.samples | length) == 2 and .unit == \"ns/op\" and (.mean | type) == \"number\" and .kernel == \"$(uname -r)\")"
 expect_rc 0 "history, csv" history --db "$DB" --format csv
@@ -106,7 +107,8 @@ check "a refused sweep makes no history" [ ! -e "$TMP/s.db" ]
 
 # ---- PostgreSQL: the same history on a real server ----
 if pg_start; then
-	URL=$(pg_url)
+	pg_createdb h1
+	URL=$(pg_url h1)
 	expect_rc 0 "postgres: a run with --db URL" "${SHORT[@]}" bpf-noop map-lookup --db "$URL" -o "$TMP/p.json"
 	expect_rc 0 "postgres: import of the same results" import --db "$URL" "$TMP/p.json"
 	check "postgres: import skips what the run added" grep -q '^import: 0 results added, 2 skipped' "$OUT"
@@ -114,6 +116,7 @@ if pg_start; then
 	check "postgres: added" grep -q "^import: $want results added" "$OUT"
 	expect_rc 0 "postgres: history json" history --db "$URL" --format json
 	cp "$OUT" "$TMP/pg.json"
+	schema_check "$TMP/pg.json" "$ROOT/docs/history.schema.json"
 	jq_check "postgres: history holds every run with its samples" "$TMP/pg.json" \
 		"(.runs | length) == $((want + 2)) and all(.runs[]; (.samples | length) == 2)"
 	full && expect_rc 0 "postgres: history BENCH --param, csv" history --db "$URL" map-lookup --param key_size=4 --format csv
@@ -121,6 +124,23 @@ if pg_start; then
 	full && expect_rc 0 "postgres: history text" history --db "$URL" --since 2000-01-01
 	full && check "postgres: text lines" [ "$(wc -l <"$OUT")" -eq $((want + 3)) ]
 	check "postgres: samples all there" [ "$(pg_sql "${URL##*dbname=}" 'SELECT count(*) FROM samples')" -eq $((2 * (want + 2))) ]
+	# Two writers at once on a new database: the migration once, every result kept.
+	pg_createdb h2
+	URL2=$(pg_url h2)
+	"$MB" import -q --db "$URL2" "$TMP/a.json" 2>"$TMP/i1.err" &
+	pa=$!
+	"$MB" import -q --db "$URL2" "$TMP/a.json" "$TMP/b.json" 2>"$TMP/i2.err" &
+	pb=$!
+	wait $pa
+	ra=$?
+	wait $pb
+	rb=$?
+	check "postgres: two importers at once both exit 0 ($ra, $rb: $(cat "$TMP/i1.err" "$TMP/i2.err"))" \
+		[ "$ra" -eq 0 ] && [ "$rb" -eq 0 ]
+	check "postgres: two importers: each result once" \
+		[ "$(pg_sql "${URL2##*dbname=}" 'SELECT count(*) FROM runs')" -eq "$want" ]
+	check "postgres: two importers: one migration" \
+		[ "$(pg_sql "${URL2##*dbname=}" 'SELECT count(*) FROM schema_migrations')" -eq 1 ]
 	expect_usage "cannot connect to PostgreSQL" "${SHORT[@]}" bpf-noop --db "host=$PG_DIR port=$PG_PORT user=postgres dbname=nosuchdb"
 else
 	echo "  SKIP [$NAME] PostgreSQL: $PG_SKIP"
