@@ -11,8 +11,8 @@ static const struct mb_series_run *last_run(const struct mb_series *s)
 	return &s->runs[s->nr - 1];
 }
 
-static int judge_series(const struct mb_series_set *set, const struct mb_series *s, const struct mb_gate_opts *o, int window,
-			struct mb_gate_row *row)
+static int judge_series(const struct mb_series_set *set, const struct mb_series *s,
+			const struct mb_gate_opts *o, int window, struct mb_gate_row *row)
 {
 	size_t first = s->nr - 1 > (size_t)window ? s->nr - 1 - (size_t)window : 0;
 	int nprev = (int)(s->nr - 1 - first), ret;
@@ -53,8 +53,8 @@ static bool superseded(const struct mb_series_set *set, size_t i)
 		const struct mb_series_run *theirs;
 		int c;
 
-		if (j == i || !o->nr || strcmp(o->bench, s->bench) || strcmp(o->params, s->params) ||
-		    strcmp(o->machine_class, s->machine_class))
+		if (j == i || !o->nr || strcmp(o->bench, s->bench) ||
+		    strcmp(o->params, s->params) || strcmp(o->machine_class, s->machine_class))
 			continue;
 		theirs = last_run(o);
 		c = strcmp(theirs->time, mine->time);

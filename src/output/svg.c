@@ -128,7 +128,8 @@ static void axes(FILE *f, const struct mb_svg_chart *c, const struct frame *fr, 
 
 		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>"
 			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%.6g</text>\n",
-			fr->x0, y, fr->x0 + fr->w, y, fr->x0 - 6, y + 4, fabs(t) < step * 1e-9 ? 0 : t);
+			fr->x0, y, fr->x0 + fr->w, y, fr->x0 - 6, y + 4,
+			fabs(t) < step * 1e-9 ? 0 : t);
 	}
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">",
 		fr->x0 + fr->w / 2, fr->y0 + fr->h + 40);
