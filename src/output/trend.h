@@ -20,7 +20,7 @@
 struct mb_trend_point {
 	size_t series, run;	/* indices into the set and the series' runs */
 	const char *kernel;
-	int x;			/* 0-based, in time (then id) order across the bench's series */
+	int x;			/* 0-based, by time (then id) across the bench's series */
 	bool kernel_changed;	/* the first run, or another kernel than the run before */
 };
 
