@@ -26,7 +26,7 @@ struct mb_series_run {
 
 struct mb_series {
 	char *bench, *params, *machine_class;
-	char *kernel;		/* its runs' kernel where the set splits by kernel, else NULL */
+	char *kernel;		/* its runs' kernel if the set splits by kernel, else NULL */
 	char *figure, *unit;
 	bool higher_is_better;
 	int machine;		/* 1-based index of machine_class among the bench's series */
