@@ -19,12 +19,13 @@ if [ "$rc" -ne 0 ]; then
 fi
 python3 "$ROOT/tests/e2e/history_gen.py" "$D/template.json" "$D"
 
-# gate_cases DB-MAKER: each case on a fresh copy of the 30 runs. DB-MAKER NAME prints a --db
-# value holding the 30 runs (an SQLite copy, or a PostgreSQL database).
+# gate_cases DB-MAKER: each case on a fresh copy of the 30 runs. DB-MAKER NAME sets DB to a
+# --db value holding the 30 runs (an SQLite copy, or a PostgreSQL database).
 gate_cases() {
 	local mk=$1 db
 	for c in $(san_pick regressed unchanged noisy -- regressed noisy); do
-		db=$($mk "$c")
+		$mk "$c"
+		db=$DB
 		expect_rc 0 "$mk: import $c" import --db "$db" "$D/$c.json"
 		run gate --db "$db" --markdown "$D/$c.md"
 		case $c in
@@ -52,8 +53,8 @@ gate_cases() {
 }
 
 sqlite_db() {
-	cp "$D/base.db" "$D/$1.db"
-	echo "$D/$1.db"
+	DB=$D/$1.db
+	cp "$D/base.db" "$DB"
 }
 
 expect_rc 0 "import the 30 runs" import --db "$D/base.db" "$D/base.json"
@@ -164,12 +165,12 @@ if [ "$E2E_SAN" = 1 ]; then
 	echo "  SKIP [$NAME] PostgreSQL under the sanitizers: the readers' code ran above"
 elif pg_start; then
 	pg_db() {
-		local url
-		url=$(pg_url "gate_$1")
-		"$MB" import --db "$url" "$D/base.json" >/dev/null 2>&1
-		echo "$url"
+		pg_createdb "gate_$1"
+		DB=$(pg_url "gate_$1")
+		expect_rc 0 "pg: import the 30 runs for $1" import --db "$DB" "$D/base.json"
 	}
 	gate_cases pg_db
+	pg_createdb gate_history
 	url=$(pg_url gate_history)
 	expect_rc 0 "pg: import" import --db "$url" "$D/base.json" "$D/regressed.json"
 	run history --db "$url" map-lookup --format csv
