@@ -81,7 +81,8 @@ const char *mb_gate_verdict_name(enum mb_gate_verdict v);
 /* One row of the gate's table: a series and its result. */
 struct mb_gate_row {
 	const char *bench, *params, *kernel, *machine_class, *time, *unit;
-	char label[256];	/* the parameters that tell it from the bench's other series */
+	char label[256];	/* the parameters that tell it from the bench's other series,
+				 * and "machine N" where the bench ran on several classes */
 	bool higher_is_better;
 	struct mb_gate_result r;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /* The gate over the series of the results history: the latest run of each against its window. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,12 @@ static int judge_series(const struct mb_series_set *set, const struct mb_series 
 	row->bench = s->bench;
 	row->params = s->params;
 	mb_series_short_params(set, s, row->label, sizeof(row->label));
+	if (mb_series_machines(set, s->bench) > 1) {
+		size_t len = strcmp(row->label, "-") ? strlen(row->label) : 0;
+
+		snprintf(row->label + len, sizeof(row->label) - len, "%smachine %d", len ? ", " : "",
+			 s->machine);
+	}
 	row->kernel = last->kernel;
 	row->machine_class = s->machine_class;
 	row->time = last->time;

@@ -94,6 +94,44 @@ static void test_gate_latest_kernel_only(void **state)
 	mb_series_free(&set);
 }
 
+/* One bench on two machine classes: two series, labelled by machine where nothing else differs. */
+static void test_machines(void **state)
+{
+	static const char *const classes[] = { "AMD 26/2", "Intel 6/143" };
+	double samples[3] = { 10, 10.1, 9.9 };
+	struct mb_series_set set = { .by_kernel = true };
+	struct mb_gate_opts o;
+	struct mb_gate_row *rows;
+	char when[32], label[256];
+	size_t n;
+
+	(void)state;
+	for (int i = 0; i < 8; i++) {
+		struct mb_series_input in = {
+			.id = i + 1, .time = when, .bench = "bpf-noop", .params = "producers=1",
+			.kernel = "6.18", .machine_class = classes[i % 2], .figure = "latency_kernel",
+			.unit = "ns/op", .mean = 10, .median = 10, .samples = samples, .n = 3,
+		};
+
+		snprintf(when, sizeof(when), "2026-12-01T00:00:%02dZ", i);
+		assert_int_equal(mb_series_add(&set, &in), 0);
+	}
+	mb_series_number_machines(&set);
+	assert_int_equal(set.nr, 2);
+	assert_int_equal(mb_series_machines(&set, "bpf-noop"), 2);
+	mb_gate_opts_default(&o);
+	assert_int_equal(mb_gate_series(&set, &o, 10, &rows, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(rows[0].label, "machine 1");
+	assert_string_equal(rows[1].label, "machine 2");
+	assert_string_equal(rows[1].machine_class, "Intel 6/143");
+	assert_int_equal(rows[1].r.previous, 3);
+	mb_trend_label(&set, &set.s[1], label, sizeof(label));
+	assert_string_equal(label, "one parameter set, machine 2");
+	free(rows);
+	mb_series_free(&set);
+}
+
 static void test_points_and_script(void **state)
 {
 	struct mb_series_set set;
@@ -197,6 +235,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grouping),
 		cmocka_unit_test(test_gate_latest_kernel_only),
+		cmocka_unit_test(test_machines),
 		cmocka_unit_test(test_points_and_script),
 		cmocka_unit_test(test_svg),
 		cmocka_unit_test(test_page),
