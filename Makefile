@@ -96,7 +96,7 @@ else
 override CFLAGS	+= -DMB_HAVE_PG $(shell $(PKG_CONFIG) --cflags libpq 2>/dev/null)
 LDLIBS		:= $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf) \
 		   $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3) \
-		   $(shell $(PKG_CONFIG) --libs libpq 2>/dev/null || echo -lpq) -lpthread -lm
+		   $(shell $(PKG_CONFIG) --libs libpq 2>/dev/null || echo -lpq) -lz -lpthread -lm
 endif
 
 # ASan and UBSan, and libFuzzer's coverage (fuzzer-no-link) so that the fuzzers link against

@@ -7,6 +7,7 @@
 #include <bpf/libbpf.h>
 
 #include "sys/cpuinfo.h"
+#include "sys/kconfig.h"
 #include "core/env.h"
 #include "util/json.h"
 #include "report.h"
@@ -41,6 +42,10 @@ struct mb_json *mb_report_context(const struct mb_env *env)
 		mb_json_set_str(kernel, "release", uts.release);
 		mb_json_set_str(kernel, "version", uts.version);
 		mb_json_set_str(kernel, "machine", uts.machine);
+		/* What the results history's machine class names the kernel's build by. */
+		mb_json_set(kernel, "config_hash",
+			    mb_kconfig_hash(uts.release, buf, sizeof(buf)) ? mb_json_null() :
+									     mb_json_string(buf));
 	}
 	mb_cpu_info_read(&ci);
 	mb_json_set_str(ctx, "cpu_model", ci.model_name[0] ? ci.model_name : "unknown");
