@@ -83,6 +83,8 @@ struct mb_gate_row {
 	const char *bench, *params, *kernel, *machine_class, *time, *unit;
 	char label[256];	/* the parameters that tell it from the bench's other series,
 				 * and "machine N" where the bench ran on several classes */
+	int machine;		/* the number of machine_class (mb_series_number_machines) */
+	bool machine_shown;	/* the label names it */
 	bool higher_is_better;
 	struct mb_gate_result r;
 };

@@ -35,7 +35,9 @@ static int judge_series(const struct mb_series_set *set, const struct mb_series 
 
 		snprintf(row->label + len, sizeof(row->label) - len, "%smachine %d", len ? ", " : "",
 			 s->machine);
+		row->machine_shown = true;
 	}
+	row->machine = s->machine;
 	row->kernel = last->kernel;
 	row->machine_class = s->machine_class;
 	row->time = last->time;

@@ -54,6 +54,24 @@ static void totals(FILE *f, const struct mb_gate_row *rows, size_t n)
 		mb_gate_count(rows, n, MB_GATE_NO_SAMPLES));
 }
 
+/* "machine N: CLASS" for each machine a row's label names, once, in order of N. */
+static void machines(FILE *f, const struct mb_gate_row *rows, size_t n, bool md)
+{
+	int most = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].machine_shown && rows[i].machine > most)
+			most = rows[i].machine;
+	for (int m = 1; m <= most; m++) {
+		for (size_t i = 0; i < n; i++) {
+			if (!rows[i].machine_shown || rows[i].machine != m)
+				continue;
+			fprintf(f, "%smachine %d: %s\n", md ? "- " : "", m, rows[i].machine_class);
+			break;
+		}
+	}
+}
+
 int mb_gate_print(FILE *f, const struct mb_gate_row *rows, size_t n, enum mb_format format,
 		  const struct mb_gate_opts *o, int window)
 {
@@ -85,6 +103,7 @@ int mb_gate_print(FILE *f, const struct mb_gate_row *rows, size_t n, enum mb_for
 	if (err)
 		return err;
 	fputc('\n', f);
+	machines(f, rows, n, md);
 	totals(f, rows, n);
 	return ferror(f) ? -EIO : 0;
 }

@@ -102,6 +102,15 @@ static void latest_table(FILE *f, const struct mb_html_report *r)
 	for (size_t i = 0; i < r->nr_rows; i++)
 		table_row(f, &r->rows[i]);
 	fputs("</tbody>\n</table>\n", f);
+	if (mb_series_machines(r->trend, NULL) < 2)
+		return;
+	fputs("<ul id=\"machines\">\n", f);
+	for (int m = 1; m <= mb_series_machines(r->trend, NULL); m++) {
+		fprintf(f, "<li>machine %d: ", m);
+		mb_svg_escape(f, mb_series_machine_class(r->trend, m));
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
 }
 
 /* One bench's chart: x and y of every run of each of its series, marks at kernel changes. */

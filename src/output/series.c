@@ -103,28 +103,43 @@ int mb_series_add(struct mb_series_set *set, const struct mb_series_input *in)
 
 void mb_series_number_machines(struct mb_series_set *set)
 {
-	for (size_t i = 0; i < set->nr; i++)
-		set->s[i].machine = 0;
+	int next = 0;
+
 	for (size_t i = 0; i < set->nr; i++) {
 		struct mb_series *s = &set->s[i];
 
+		s->machine = 0;
 		for (size_t j = 0; j < i && !s->machine; j++)
-			if (same(set->s[j].bench, s->bench) &&
-			    same(set->s[j].machine_class, s->machine_class))
+			if (same(set->s[j].machine_class, s->machine_class))
 				s->machine = set->s[j].machine;
 		if (!s->machine)
-			s->machine = mb_series_machines(set, s->bench) + 1;
+			s->machine = ++next;
 	}
 }
 
 int mb_series_machines(const struct mb_series_set *set, const char *bench)
 {
-	int most = 0;
+	int count = 0;
 
+	for (size_t i = 0; i < set->nr; i++) {
+		bool seen = false;
+
+		if (bench && !same(set->s[i].bench, bench))
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = (!bench || same(set->s[j].bench, bench)) &&
+			       set->s[j].machine == set->s[i].machine;
+		count += !seen;
+	}
+	return count;
+}
+
+const char *mb_series_machine_class(const struct mb_series_set *set, int machine)
+{
 	for (size_t i = 0; i < set->nr; i++)
-		if (same(set->s[i].bench, bench) && set->s[i].machine > most)
-			most = set->s[i].machine;
-	return most;
+		if (set->s[i].machine == machine)
+			return set->s[i].machine_class;
+	return NULL;
 }
 
 static void free_series(struct mb_series *s)

@@ -29,7 +29,7 @@ struct mb_series {
 	char *kernel;		/* its runs' kernel if the set splits by kernel, else NULL */
 	char *figure, *unit;
 	bool higher_is_better;
-	int machine;		/* 1-based index of machine_class among the bench's series */
+	int machine;		/* 1-based number of machine_class in the set */
 	struct mb_series_run *runs;
 	size_t nr, cap;
 };
@@ -53,10 +53,15 @@ struct mb_series_input {
 
 /* Add a run to its series (made as needed). Returns 0 or -ENOMEM. */
 int mb_series_add(struct mb_series_set *set, const struct mb_series_input *in);
-/* Number the machine classes of each bench (series.machine); call after the last add. */
+/*
+ * Number the machine classes of @set in order of first appearance (series.machine, the same
+ * number for a class in every bench); call after the last add.
+ */
 void mb_series_number_machines(struct mb_series_set *set);
-/* How many machine classes bench @bench has in @set. */
+/* How many machine classes bench @bench (NULL: any bench) has in @set. */
 int mb_series_machines(const struct mb_series_set *set, const char *bench);
+/* The machine class numbered @machine, or NULL. */
+const char *mb_series_machine_class(const struct mb_series_set *set, int machine);
 void mb_series_free(struct mb_series_set *set);
 
 /*

@@ -102,8 +102,9 @@ static void test_machines(void **state)
 	struct mb_series_set set = { .by_kernel = true };
 	struct mb_gate_opts o;
 	struct mb_gate_row *rows;
-	char when[32], label[256];
-	size_t n;
+	char when[32], label[256], *buf = NULL;
+	size_t n, len = 0;
+	FILE *f;
 
 	(void)state;
 	for (int i = 0; i < 8; i++) {
@@ -128,6 +129,12 @@ static void test_machines(void **state)
 	assert_int_equal(rows[1].r.previous, 3);
 	mb_trend_label(&set, &set.s[1], label, sizeof(label));
 	assert_string_equal(label, "one parameter set, machine 2");
+	assert_string_equal(mb_series_machine_class(&set, 2), "Intel 6/143");
+	f = open_memstream(&buf, &len);
+	assert_int_equal(mb_gate_print(f, rows, n, MB_FORMAT_MD, &o, 10), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "- machine 1: AMD 26/2\n- machine 2: Intel 6/143\n"));
+	free(buf);
 	free(rows);
 	mb_series_free(&set);
 }
