@@ -14,7 +14,7 @@
 
 struct mb_store_query {
 	const struct mb_store_filter *filter;
-	const char *since;		/* the filter's since, normalised ("YYYY-MM-DDTHH:MM:SSZ") */
+	const char *since;	/* the filter's since, normalised: "YYYY-MM-DDTHH:MM:SSZ" */
 	mb_store_run_fn fn;
 	void *arg;
 };

@@ -125,13 +125,14 @@ char *mb_store_machine_class(const struct mb_json *context)
 {
 	const struct mb_json *cpu = mb_json_get(context, "cpu");
 	const struct mb_json *kernel = mb_json_get(context, "kernel");
+	const struct mb_json *mc = mb_json_get(cpu, "microcode");
 	char family[32], model[32], microcode[64], *text = NULL;
 	uint64_t mitig = mitigations_hash(mb_json_get(cpu, "vulnerabilities"));
 
 	mb_json_scalar_text(mb_json_get(cpu, "family"), family, sizeof(family));
 	mb_json_scalar_text(mb_json_get(cpu, "model"), model, sizeof(model));
-	if (mb_json_get(cpu, "microcode") && !mb_json_is(mb_json_get(cpu, "microcode"), MB_JSON_NULL))
-		mb_json_scalar_text(mb_json_get(cpu, "microcode"), microcode, sizeof(microcode));
+	if (mc && !mb_json_is(mc, MB_JSON_NULL))
+		mb_json_scalar_text(mc, microcode, sizeof(microcode));
 	else
 		snprintf(microcode, sizeof(microcode), "unknown");
 	if (asprintf(&text, "%s %s/%s microcode %s mitigations %016" PRIx64 " config %s",
@@ -175,19 +176,44 @@ static int take_headline(const struct mb_json *result, struct mb_store_record *r
 }
 
 /*
+ * What the result measured, as a hash: the headline figure of each sample and each figure the
+ * text prints (a one-shot bench has no samples), to the last bit.
+ */
+static uint64_t measured_hash(const struct mb_json *result, const struct mb_store_record *rec)
+{
+	const struct mb_json *figs = mb_json_get(result, "figures");
+	uint64_t h = 0xcbf29ce484222325ULL;
+	char num[64];
+
+	for (int i = 0; i < rec->nsamples; i++) {
+		snprintf(num, sizeof(num), "%.17g;", rec->samples[i]);
+		h = fnv1a(h, num);
+	}
+	for (size_t i = 0; i < mb_json_len(figs); i++) {
+		const struct mb_json *fig = mb_json_at(figs, i);
+
+		h = fnv1a(h, mb_json_str(mb_json_get(fig, "name"), ""));
+		snprintf(num, sizeof(num), "=%.17g;", mb_json_num(mb_json_get(fig, "value"), NAN));
+		h = fnv1a(h, num);
+	}
+	return h;
+}
+
+/*
  * What makes a result the same one again, whether the --db sink added it as it finished or an
  * import read it from the document later: the host, the command line, the bench and its
- * parameters, when it started and ended, and its mean (to the last bit).
+ * parameters, when it started and ended, its mean and what it measured (to the last bit).
  */
-static char *dedupe_key(const struct mb_json *context, const struct mb_store_record *rec)
+static char *dedupe_key(const struct mb_json *context, const struct mb_json *result,
+			const struct mb_store_record *rec)
 {
 	char *cmdline = json_text(mb_json_get(context, "command_line")), *key = NULL;
 
 	if (!cmdline)
 		return NULL;
-	if (asprintf(&key, "%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%.17g\x1f%d", rec->hostname,
-		     cmdline, rec->bench, rec->params, rec->time, rec->end_time, rec->mean,
-		     rec->nsamples) < 0)
+	if (asprintf(&key, "%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%.17g\x1f%d\x1f%016" PRIx64,
+		     rec->hostname, cmdline, rec->bench, rec->params, rec->time, rec->end_time,
+		     rec->mean, rec->nsamples, measured_hash(result, rec)) < 0)
 		key = NULL;
 	free(cmdline);
 	return key;
@@ -226,7 +252,7 @@ int mb_store_record_make(const struct mb_json *context, const struct mb_json *re
 	if (!rec->params || !rec->machine_class || !rec->result_json || !rec->context_json ||
 	    take_headline(result, rec))
 		goto nomem;
-	rec->dedupe_key = dedupe_key(context, rec);
+	rec->dedupe_key = dedupe_key(context, result, rec);
 	if (!rec->dedupe_key)
 		goto nomem;
 	return 0;

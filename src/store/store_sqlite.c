@@ -88,10 +88,23 @@ static int migrate_locked(sqlite3 *db, char *err, size_t errlen)
 	return 0;
 }
 
+/* The schema is the newest already: a reader (or a second writer) takes no write lock. */
+static bool schema_current(sqlite3 *db)
+{
+	long long version;
+	char err[256];
+
+	return !query_int(db, "SELECT max(version) FROM schema_migrations", 0, &version, err,
+			  sizeof(err)) &&
+	       version == mb_store_migrations[mb_store_nr_migrations - 1].version;
+}
+
 static int migrate(sqlite3 *db, char *err, size_t errlen)
 {
 	int ret;
 
+	if (schema_current(db))
+		return 0;
 	/* IMMEDIATE: two processes opening a new file at once migrate it one after the other. */
 	if (exec(db, "BEGIN IMMEDIATE", err, errlen))
 		return -EIO;
@@ -342,8 +355,9 @@ static int sqlite_each(void *db, const struct mb_store_query *q, char *err, size
 	int ret;
 
 	snprintf(sql, sizeof(sql),
-		 "SELECT %s FROM runs WHERE (?1 IS NULL OR bench = ?1) AND (?2 IS NULL OR kernel = ?2) "
-		 "AND (?3 IS NULL OR time >= ?3) ORDER BY time, id", mb_store_run_columns);
+		 "SELECT %s FROM runs WHERE (?1 IS NULL OR bench = ?1) "
+		 "AND (?2 IS NULL OR kernel = ?2) AND (?3 IS NULL OR time >= ?3) "
+		 "ORDER BY time, id", mb_store_run_columns);
 	if (sqlite3_prepare_v2(db, sql, -1, &runs, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "SELECT value FROM samples WHERE run_id = ? ORDER BY idx", -1,
 			       &samples, NULL) != SQLITE_OK) {
