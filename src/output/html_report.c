@@ -75,7 +75,10 @@ static void table_row(FILE *f, const struct mb_gate_row *row)
 		snprintf(buf, sizeof(buf), "%.4g..%.4g", r->lo, r->hi);
 	cell(f, "num", judged ? buf : "-");
 	num_cell(f, "%+.1f %%", judged ? r->change * 100 : NAN);
-	num_cell(f, "%.4f", judged ? r->test.p : NAN);
+	if (judged && r->test.p < 0.0001)
+		cell(f, "num", "<0.0001");
+	else
+		num_cell(f, "%.4f", judged ? r->test.p : NAN);
 	cell(f, NULL, judged ? mb_cmp_verdict_name(r->cmp) : "-");
 	cell(f, NULL, mb_gate_verdict_name(r->verdict));
 	cell(f, NULL, r->note);
