@@ -224,7 +224,8 @@ static int parse_short(struct mb_cli *cli, int argc, char **argv, int *i)
 }
 
 /* The subcommands: main() dispatches on them only as the first word. */
-static const char *const subcommands[] = { "sweep", "compare", "plot", "import", "history", NULL };
+static const char *const subcommands[] = { "sweep", "compare", "plot", "import", "history", "gate",
+						   "trend", "report", NULL };
 
 static bool is_subcommand(const char *word)
 {

@@ -7,13 +7,11 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 
 #include "cli/cli.h"
 #include "commands.h"
 #include "output/doc.h"
+#include "output/gnuplot.h"
 #include "output/plot.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -83,90 +81,6 @@ static void usage(FILE *f)
 		"  mapbench plot bloom.json -o bloom.png --x nr_entries --lines nr_hash_funcs --where value_size=8\n"
 		"  mapbench plot cmp.json -o cmp.svg\n"
 		"  mapbench plot --latency kernel.json syscall.json -o lat.svg\n");
-}
-
-struct gp_ctx {
-	const char *script;
-	bool verbose;
-	bool reported;		/* run_gnuplot printed why it failed */
-};
-
-/* Run gnuplot with the script on stdin and @f (the chart's temporary file) as stdout. */
-static int run_gnuplot(FILE *f, void *p)
-{
-	struct gp_ctx *ctx = p;
-	const char *gnuplot = getenv("MAPBENCH_GNUPLOT");
-	FILE *in = tmpfile(), *errs = tmpfile();
-	char line[512] = "", buf[512];
-	struct stat st;
-	int status, ret = 0;
-	pid_t pid;
-
-	if (!gnuplot || !*gnuplot)
-		gnuplot = "gnuplot";
-	if (!in || !errs) {
-		ret = -errno;
-		goto out;
-	}
-	fputs(ctx->script, in);
-	if (fflush(in) || fflush(f) || lseek(fileno(in), 0, SEEK_SET)) {
-		ret = -errno;
-		goto out;
-	}
-	pid = fork();
-	if (pid < 0) {
-		ret = -errno;
-		goto out;
-	}
-	if (pid == 0) {
-		if (dup2(fileno(in), 0) < 0 || dup2(fileno(f), 1) < 0 || dup2(fileno(errs), 2) < 0)
-			_exit(126);
-		execlp(gnuplot, gnuplot, (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			ret = -errno;
-			goto out;
-		}
-	}
-	rewind(errs);
-	if (ctx->verbose) {
-		while (fgets(line, sizeof(line), errs))
-			fprintf(stderr, "gnuplot: %s", line);
-		rewind(errs);
-	}
-	/* gnuplot ends with what went wrong ("line 4: ..."): keep its last non-blank line. */
-	line[0] = '\0';
-	while (fgets(buf, sizeof(buf), errs)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		if (buf[strspn(buf, " \t")])
-			snprintf(line, sizeof(line), "%s", buf + strspn(buf, " \t"));
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) == 127) {
-		mb_err("plot: cannot run %s: install gnuplot-nox (scripts/install-deps.sh), or set MAPBENCH_GNUPLOT",
-		       gnuplot);
-		ctx->reported = true;
-		ret = -ENOENT;
-	} else if (WEXITSTATUS(status)) {
-		mb_err("plot: gnuplot failed (exit %d)%s%s", WEXITSTATUS(status), line[0] ? ": " : "",
-		       line);
-		ctx->reported = true;
-		ret = -EIO;
-	} else if (fstat(fileno(f), &st) || (S_ISREG(st.st_mode) && st.st_size == 0)) {
-		mb_err("plot: gnuplot wrote nothing%s%s", line[0] ? ": " : "", line);
-		ctx->reported = true;
-		ret = -EIO;
-	} else if (S_ISREG(st.st_mode) && fseek(f, 0, SEEK_END)) {
-		/* A device or pipe (-o written in place) has no size to check or end to seek to. */
-		ret = -errno;
-	}
-out:
-	if (in)
-		fclose(in);
-	if (errs)
-		fclose(errs);
-	return ret;
 }
 
 /* The chart's options from plot's, for a chart of @term. */
@@ -280,7 +194,6 @@ int mb_cmd_plot(int argc, char **argv)
 {
 	struct plot_args args = { 0 };
 	struct mb_plot_opts po = { 0 };
-	struct gp_ctx ctx = { 0 };
 	char err[1024], *script = NULL;
 	const char *out, *dot;
 	int status = MB_EXIT_USAGE;
@@ -318,14 +231,9 @@ int mb_cmd_plot(int argc, char **argv)
 		goto done;
 	if (cli.env.verbose)
 		fprintf(stderr, "%s", script);
-	ctx.script = script;
-	ctx.verbose = cli.env.verbose;
 	status = MB_EXIT_FAIL;
-	if (mb_write_atomic(out, run_gnuplot, &ctx, err, sizeof(err))) {
-		if (!ctx.reported)
-			mb_err("plot: -o %s", err);
+	if (mb_gnuplot_write(out, script, cli.env.verbose, "plot"))
 		goto done;
-	}
 	if (!cli.env.quiet)
 		fprintf(stderr, "Wrote %s\n", out);
 	status = MB_EXIT_OK;

@@ -8,6 +8,9 @@ int mb_cmd_compare(int argc, char **argv);
 int mb_cmd_plot(int argc, char **argv);
 int mb_cmd_import(int argc, char **argv);
 int mb_cmd_history(int argc, char **argv);
+int mb_cmd_gate(int argc, char **argv);
+int mb_cmd_trend(int argc, char **argv);
+int mb_cmd_report(int argc, char **argv);
 
 struct mb_cli;
 /* The history a verb reads or writes: --db, else MAPBENCH_DB; NULL (said, with @verb) if none. */

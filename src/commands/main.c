@@ -30,6 +30,9 @@ static const struct mb_command {
 	{ "plot", mb_cmd_plot, "plot FILE.json -o chart.svg|png: chart of a sweep or a comparison" },
 	{ "import", mb_cmd_import, "import --db FILE RESULT.json...: documents into the results history" },
 	{ "history", mb_cmd_history, "history --db FILE [BENCH]: the runs the history keeps, one a line" },
+	{ "gate", mb_cmd_gate, "gate --db FILE [--window N]: exit 1 when the latest run regressed (CI)" },
+	{ "trend", mb_cmd_trend, "trend --db FILE [BENCH] -o chart.svg|png: the history drawn by gnuplot" },
+	{ "report", mb_cmd_report, "report --db FILE -o report.html: latest verdicts and trends, one page" },
 	{ NULL },
 };
 

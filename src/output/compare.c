@@ -348,33 +348,54 @@ static void compare_row(struct mb_comparison *c, struct mb_cmp_row *row)
  * alpha (3 and 3 samples: 0.1), Welch's t-test, so that a few tight samples far apart are
  * judged by what they show rather than called noise.
  */
+enum mb_cmp_verdict mb_cmp_decide(const double *base, size_t nb, const double *cur, size_t nc,
+				  double change, bool higher_is_better,
+				  const struct mb_cmp_opts *o, struct mb_cmp_test *t)
+{
+	bool better = higher_is_better ? change > 0 : change < 0;
+
+	memset(t, 0, sizeof(*t));
+	t->p = NAN;
+	t->tested = !mb_mwu_test(base, nb, cur, nc, &t->mwu);
+	if (t->tested)
+		t->p = t->mwu.p;
+	if (t->tested && t->mwu.p_min >= o->alpha) {
+		t->welch = !mb_welch_test(base, nb, cur, nc, &t->t);
+		if (t->welch)
+			t->p = t->t.p;
+	}
+	if (fabs(change) < o->threshold)
+		return MB_CMP_NO_CHANGE;
+	if (t->p < o->alpha)
+		return better ? MB_CMP_IMPROVED : MB_CMP_REGRESSED;
+	return MB_CMP_NOISE;
+}
+
+const char *mb_cmp_verdict_name(enum mb_cmp_verdict v)
+{
+	return v >= 0 && v < MB_CMP_VERDICTS ? verdict_names[v] : "?";
+}
+
 static void decide(struct mb_comparison *c, struct mb_cmp_row *row, const double *bv,
 		   const double *nv)
 {
 	const struct mb_cmp_group *b = row->base, *n = row->cur;
-	const struct mb_cmp_opts *o = &c->opts;
-	bool better = higher_is_better(row->metric) ? row->change > 0 : row->change < 0;
+	struct mb_cmp_test t;
 	size_t len;
 
-	row->p = NAN;
-	row->tested = !mb_mwu_test(bv, b->n, nv, n->n, &row->test);
-	if (row->tested)
-		row->p = row->test.p;
-	if (row->tested && row->test.p_min >= o->alpha) {
-		row->welch = !mb_welch_test(bv, b->n, nv, n->n, &row->t);
+	row->verdict = mb_cmp_decide(bv, b->n, nv, n->n, row->change,
+				     higher_is_better(row->metric), &c->opts, &t);
+	row->tested = t.tested;
+	row->test = t.mwu;
+	row->welch = t.welch;
+	row->t = t.t;
+	row->p = t.p;
+	if (row->tested && row->test.p_min >= c->opts.alpha) {
 		len = strlen(row->note);
 		snprintf(row->note + len, sizeof(row->note) - len,
 			 "%stoo few samples (%zu and %zu: p cannot go below %.2g)%s", len ? "; " : "",
 			 b->n, n->n, row->test.p_min, row->welch ? ": Welch's t-test" : "");
-		if (row->welch)
-			row->p = row->t.p;
 	}
-	if (fabs(row->change) < o->threshold)
-		row->verdict = MB_CMP_NO_CHANGE;
-	else if (row->p < o->alpha)
-		row->verdict = better ? MB_CMP_IMPROVED : MB_CMP_REGRESSED;
-	else
-		row->verdict = MB_CMP_NOISE;
 	if (row->verdict == MB_CMP_NOISE && (b->noisy || n->noisy)) {
 		len = strlen(row->note);
 		snprintf(row->note + len, sizeof(row->note) - len, "%s%s noisy", len ? "; " : "",

@@ -62,6 +62,28 @@ struct mb_cmp_group {
 	char *label;			/* the parameters that tell it apart, for display */
 };
 
+/* The test behind a verdict on two sets of samples (mb_cmp_decide). */
+struct mb_cmp_test {
+	bool tested;			/* the rank test ran (both sides have samples) */
+	struct mb_mwu mwu;
+	bool welch;			/* mwu.p_min >= alpha: Welch's t-test decided */
+	struct mb_welch t;
+	double p;			/* the deciding test's p-value; NaN when none ran */
+};
+
+/*
+ * The verdict of compare on samples @cur (@nc of them) against @base (@nb), whose means differ
+ * by @change ((cur - base) / base): no change below the threshold, else improved or regressed
+ * (by @higher_is_better) when the U test (Welch's t-test where too few samples leave it no p
+ * below alpha) gives p < alpha, else within noise. @t gets the test. NaNs must be removed.
+ */
+enum mb_cmp_verdict mb_cmp_decide(const double *base, size_t nb, const double *cur, size_t nc,
+				  double change, bool higher_is_better,
+				  const struct mb_cmp_opts *o, struct mb_cmp_test *t);
+
+/* "improved", "regressed", "no change", "within noise", "not comparable". */
+const char *mb_cmp_verdict_name(enum mb_cmp_verdict v);
+
 struct mb_cmp_row {
 	const struct mb_cmp_group *base, *cur;
 	enum mb_cmp_metric metric;	/* what was compared (never AUTO) */

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/* mapbench report --db FILE|URL -o report.html: the latest verdicts and trends, one page. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "commands.h"
+#include "history_read.h"
+#include "output/html_report.h"
+#include "util/log.h"
+#include "util/outfile.h"
+
+static const struct mb_opt report_opts[] = {
+	MB_OPT_U32_DEF("window", struct mb_reader_args, window, "10", 3, 1000, "N",
+		       "The gate's verdicts: the latest run of each series against the N runs before it"),
+	MB_OPT_CUSTOM_DEF("param", struct mb_reader_args, params, NULL, mb_cli_list_add,
+			  mb_cli_list_format, "NAME=VALUE, as the runs' params show it",
+			  "NAME=VALUE", "Only runs with this parameter value (repeatable: all must match)"),
+	MB_OPT_STRING_DEF("since", struct mb_reader_args, since, NULL, "DATE",
+			  "Only runs started at or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UTC)"),
+	MB_OPT_END,
+};
+
+static const struct mb_cli_global report_globals[] = {
+	{ "help", "Show this help" },
+	{ "db", "The history to read: an SQLite FILE or a PostgreSQL connection string; MAPBENCH_DB when not given" },
+	{ "output", "The page: FILE.html (required)" },
+	{ "threshold", "The gate's verdicts: changes of the mean below PCT % are 'no change'" },
+	{ "alpha", "The gate's verdicts: significance level of the Mann-Whitney U test" },
+	{ "quiet", "Do not say which file was written" },
+	{ NULL },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: mapbench report --db FILE|URL [BENCH] [--param NAME=VALUE]... [--window N]\n"
+		"                       -o REPORT.html\n"
+		"\n"
+		"Writes one static HTML page, with no script and nothing fetched from elsewhere: a\n"
+		"table of the latest run of each series with the verdict of mapbench gate (the same\n"
+		"--window, --threshold and --alpha), then per bench a trend drawn as inline SVG (the\n"
+		"mean of each run, one line per parameter set, a dashed mark where the kernel\n"
+		"changed). The page is written atomically.\n"
+		"\n"
+		"Options:\n");
+	mb_opts_print_help(f, report_opts);
+	mb_cli_print_globals(f, report_globals);
+	fprintf(f, "\nExamples:\n"
+		"  mapbench report --db results.db -o report.html\n"
+		"  mapbench report --db results.db map-lookup --window 20 -o lookup.html\n");
+}
+
+static int check_output(const struct mb_cli *cli)
+{
+	const char *out = cli->env.output, *dot;
+	char err[1024];
+
+	if (mb_cli_one_output(cli, "report"))
+		return -1;
+	if (!out) {
+		mb_err("report: -o REPORT.html is required");
+		return -1;
+	}
+	dot = strrchr(out, '.');
+	if (!dot || (strcmp(dot, ".html") && strcmp(dot, ".htm"))) {
+		mb_err("report: -o %s: must end in .html", out);
+		return -1;
+	}
+	if (mb_output_check(out, err, sizeof(err))) {
+		mb_err("report: -o %s: %s", out, err);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_page(FILE *f, void *p)
+{
+	return mb_html_report_write(f, p);
+}
+
+/* The gate over @by_kernel, the charts from @across, the page to -o. */
+static int make_page(const struct mb_cli *cli, const struct mb_reader_args *a, const char *db,
+		     const struct mb_series_set *by_kernel, const struct mb_series_set *across)
+{
+	struct mb_gate_opts o;
+	struct mb_html_report page = { .source = mb_reader_source(db), .gate = &o,
+				       .window = (int)a->window, .trend = across };
+	struct mb_gate_row *rows = NULL;
+	char err[1024], when[32];
+	time_t now = time(NULL);
+	int status = MB_EXIT_FAIL;
+
+	mb_reader_gate_opts(cli, &o);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	page.generated = when;
+	if (mb_gate_series(by_kernel, &o, (int)a->window, &rows, &page.nr_rows)) {
+		mb_err("report: out of memory");
+		goto out;
+	}
+	page.rows = rows;
+	if (mb_write_atomic(cli->env.output, write_page, &page, err, sizeof(err))) {
+		mb_err("report: -o %s", err);
+		goto out;
+	}
+	if (!cli->env.quiet)
+		fprintf(stderr, "Wrote %s\n", cli->env.output);
+	status = MB_EXIT_OK;
+out:
+	free(rows);
+	return status;
+}
+
+int mb_cmd_report(int argc, char **argv)
+{
+	struct mb_reader_args args = { 0 };
+	struct mb_series_set by_kernel = { .by_kernel = true }, across = { .by_kernel = false };
+	struct mb_store_filter filter;
+	int status = MB_EXIT_USAGE;
+	const char *db = NULL;
+	struct mb_cli cli;
+
+	if (mb_cli_parse_cmd(argc - 1, argv + 1, &cli, report_opts, &args))
+		goto out;
+	mb_log_init(cli.env.quiet, cli.env.verbose, stderr);
+	if (cli.env.help) {
+		usage(stdout);
+		status = MB_EXIT_OK;
+		goto out;
+	}
+	if (mb_cli_check_globals(&cli, "report", report_globals) ||
+	    mb_reader_filter(&cli, "report", &args, &filter) || check_output(&cli))
+		goto out;
+	db = mb_cmd_db(&cli, "report");
+	if (!db)
+		goto out;
+	status = mb_reader_load("report", db, &filter, &by_kernel);
+	if (status == MB_EXIT_OK)
+		status = mb_reader_load("report", db, &filter, &across);
+	if (status == MB_EXIT_OK)
+		status = make_page(&cli, &args, db, &by_kernel, &across);
+out:
+	mb_series_free(&by_kernel);
+	mb_series_free(&across);
+	mb_cli_free(&cli);
+	return status;
+}
