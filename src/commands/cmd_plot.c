@@ -4,7 +4,6 @@
  * --latency, the per-op latency distributions of the results of one or more documents.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
