@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "commands.h"
+#include "verb.h"
 #include "history_read.h"
 #include "util/log.h"
 #include "util/outfile.h"
@@ -126,7 +127,7 @@ static int check_args(const struct mb_cli *cli, const struct mb_reader_args *a,
 {
 	char err[1024];
 
-	if (mb_cli_check_globals(cli, "gate", gate_globals) || mb_reader_filter(cli, "gate", a, f))
+	if (mb_reader_filter(cli, "gate", a, f))
 		return -EINVAL;
 	if (a->markdown && mb_output_check(a->markdown, err, sizeof(err))) {
 		mb_err("gate: --markdown %s: %s", a->markdown, err);
@@ -140,16 +141,13 @@ int mb_cmd_gate(int argc, char **argv)
 	struct mb_reader_args args = { 0 };
 	struct mb_series_set set = { .by_kernel = true };
 	struct mb_store_filter filter;
-	int status = MB_EXIT_USAGE;
+	int status = MB_EXIT_USAGE, started;
 	const char *db;
 	struct mb_cli cli;
 
-	if (mb_cli_parse_cmd(argc - 1, argv + 1, &cli, gate_opts, &args))
-		goto out;
-	mb_log_init(cli.env.quiet, cli.env.verbose, stderr);
-	if (cli.env.help) {
-		usage(stdout);
-		status = MB_EXIT_OK;
+	started = mb_verb_start(argc, argv, &cli, gate_opts, &args, "gate", gate_globals, usage);
+	if (started) {
+		status = started > 0 ? MB_EXIT_OK : MB_EXIT_USAGE;
 		goto out;
 	}
 	if (check_args(&cli, &args, &filter))

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "commands.h"
+#include "verb.h"
 #include "output/report.h"
 #include "store/store.h"
 #include "util/json.h"
@@ -257,20 +258,15 @@ int mb_cmd_history(int argc, char **argv)
 {
 	struct history_args args = { 0 };
 	struct mb_store_filter filter;
-	int status = MB_EXIT_USAGE;
+	int status = MB_EXIT_USAGE, started;
 	const char *db;
 	struct mb_cli cli;
 
-	if (mb_cli_parse_cmd(argc - 1, argv + 1, &cli, history_opts, &args))
-		goto out;
-	mb_log_init(cli.env.quiet, cli.env.verbose, stderr);
-	if (cli.env.help) {
-		usage(stdout);
-		status = MB_EXIT_OK;
+	started = mb_verb_start(argc, argv, &cli, history_opts, &args, "history", history_globals, usage);
+	if (started) {
+		status = started > 0 ? MB_EXIT_OK : MB_EXIT_USAGE;
 		goto out;
 	}
-	if (mb_cli_check_globals(&cli, "history", history_globals))
-		goto out;
 	db = mb_cmd_db(&cli, "history");
 	if (db && !make_filter(&cli, &args, &filter))
 		status = list_runs(&cli, db, &filter);

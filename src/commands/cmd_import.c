@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "commands.h"
+#include "verb.h"
 #include "output/doc.h"
 #include "store/store.h"
 #include "util/json.h"
@@ -40,18 +41,6 @@ static void usage(FILE *f)
 	fprintf(f, "\nExamples:\n"
 		"  mapbench import --db results.db run1.json sweep.json\n"
 		"  MAPBENCH_DB=postgresql://ci@db/mapbench mapbench import results/*.json\n");
-}
-
-/* --db, or else MAPBENCH_DB; NULL (said) when neither names a history. */
-const char *mb_cmd_db(const struct mb_cli *cli, const char *verb)
-{
-	const char *db = cli->env.db ? cli->env.db : getenv("MAPBENCH_DB");
-
-	if (!db || !*db) {
-		mb_err("%s: --db FILE|URL (or MAPBENCH_DB) names the history", verb);
-		return NULL;
-	}
-	return db;
 }
 
 static int load_all(const struct mb_cli *cli, struct mb_json **docs)
@@ -130,20 +119,15 @@ static int import_all(const struct mb_cli *cli, const char *db, struct mb_json *
 int mb_cmd_import(int argc, char **argv)
 {
 	struct mb_json **docs = NULL;
-	int status = MB_EXIT_USAGE;
+	int status = MB_EXIT_USAGE, started;
 	const char *db;
 	struct mb_cli cli;
 
-	if (mb_cli_parse_cmd(argc - 1, argv + 1, &cli, import_opts, NULL))
-		goto out;
-	mb_log_init(cli.env.quiet, cli.env.verbose, stderr);
-	if (cli.env.help) {
-		usage(stdout);
-		status = MB_EXIT_OK;
+	started = mb_verb_start(argc, argv, &cli, import_opts, NULL, "import", import_globals, usage);
+	if (started) {
+		status = started > 0 ? MB_EXIT_OK : MB_EXIT_USAGE;
 		goto out;
 	}
-	if (mb_cli_check_globals(&cli, "import", import_globals))
-		goto out;
 	db = mb_cmd_db(&cli, "import");
 	if (!db)
 		goto out;

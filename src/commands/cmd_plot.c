@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "commands.h"
+#include "verb.h"
 #include "output/doc.h"
 #include "output/gnuplot.h"
 #include "output/plot.h"
@@ -189,42 +190,30 @@ static char *make_script(const struct mb_cli *cli, const struct mb_plot_opts *po
 	return script;
 }
 
+/* -o's suffixes, in the order of enum mb_plot_term. */
+static const char *const chart_suffixes[] = { ".svg", ".png", NULL };
+
 int mb_cmd_plot(int argc, char **argv)
 {
 	struct plot_args args = { 0 };
 	struct mb_plot_opts po = { 0 };
-	char err[1024], *script = NULL;
-	const char *out, *dot;
-	int status = MB_EXIT_USAGE;
+	char *script = NULL;
+	const char *out;
+	int status = MB_EXIT_USAGE, started, term;
 	struct mb_cli cli;
 
-	if (mb_cli_parse_cmd(argc - 1, argv + 1, &cli, plot_opts, &args))
-		goto done;
-	mb_log_init(cli.env.quiet, cli.env.verbose, stderr);
-	if (cli.env.help) {
-		usage(stdout);
-		status = MB_EXIT_OK;
+	started = mb_verb_start(argc, argv, &cli, plot_opts, &args, "plot", plot_globals, usage);
+	if (started) {
+		status = started > 0 ? MB_EXIT_OK : MB_EXIT_USAGE;
 		goto done;
 	}
-	if (mb_cli_check_globals(&cli, "plot", plot_globals) || check_kind(&cli, &args))
+	if (check_kind(&cli, &args))
 		goto done;
-	if (mb_cli_one_output(&cli, "plot"))
+	term = mb_verb_output(&cli, "plot", chart_suffixes, "CHART");
+	if (term < 0)
 		goto done;
 	out = cli.env.output;
-	dot = out ? strrchr(out, '.') : NULL;
-	if (!out) {
-		mb_err("plot: -o CHART.svg or -o CHART.png is required");
-		goto done;
-	}
-	if (!dot || (strcmp(dot, ".svg") && strcmp(dot, ".png"))) {
-		mb_err("plot: -o %s: must end in .svg or .png", out);
-		goto done;
-	}
-	if (mb_output_check(out, err, sizeof(err))) {
-		mb_err("plot: -o %s: %s", out, err);
-		goto done;
-	}
-	chart_opts(&po, &args, !strcmp(dot, ".svg") ? MB_PLOT_SVG : MB_PLOT_PNG);
+	chart_opts(&po, &args, (enum mb_plot_term)term);
 	script = make_script(&cli, &po);
 	if (!script)
 		goto done;

@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "commands.h"
+#include "verb.h"
 #include "history_read.h"
 #include "output/html_report.h"
 #include "util/log.h"
@@ -52,28 +53,7 @@ static void usage(FILE *f)
 		"  mapbench report --db results.db map-lookup --window 20 -o lookup.html\n");
 }
 
-static int check_output(const struct mb_cli *cli)
-{
-	const char *out = cli->env.output, *dot;
-	char err[1024];
-
-	if (mb_cli_one_output(cli, "report"))
-		return -1;
-	if (!out) {
-		mb_err("report: -o REPORT.html is required");
-		return -1;
-	}
-	dot = strrchr(out, '.');
-	if (!dot || (strcmp(dot, ".html") && strcmp(dot, ".htm"))) {
-		mb_err("report: -o %s: must end in .html", out);
-		return -1;
-	}
-	if (mb_output_check(out, err, sizeof(err))) {
-		mb_err("report: -o %s: %s", out, err);
-		return -1;
-	}
-	return 0;
-}
+static const char *const page_suffixes[] = { ".html", ".htm", NULL };
 
 static int write_page(FILE *f, void *p)
 {
@@ -117,20 +97,17 @@ int mb_cmd_report(int argc, char **argv)
 	struct mb_reader_args args = { 0 };
 	struct mb_series_set by_kernel = { .by_kernel = true }, across = { .by_kernel = false };
 	struct mb_store_filter filter;
-	int status = MB_EXIT_USAGE;
+	int status = MB_EXIT_USAGE, started;
 	const char *db = NULL;
 	struct mb_cli cli;
 
-	if (mb_cli_parse_cmd(argc - 1, argv + 1, &cli, report_opts, &args))
-		goto out;
-	mb_log_init(cli.env.quiet, cli.env.verbose, stderr);
-	if (cli.env.help) {
-		usage(stdout);
-		status = MB_EXIT_OK;
+	started = mb_verb_start(argc, argv, &cli, report_opts, &args, "report", report_globals, usage);
+	if (started) {
+		status = started > 0 ? MB_EXIT_OK : MB_EXIT_USAGE;
 		goto out;
 	}
-	if (mb_cli_check_globals(&cli, "report", report_globals) ||
-	    mb_reader_filter(&cli, "report", &args, &filter) || check_output(&cli))
+	if (mb_reader_filter(&cli, "report", &args, &filter) ||
+	    mb_verb_output(&cli, "report", page_suffixes, "REPORT") < 0)
 		goto out;
 	db = mb_cmd_db(&cli, "report");
 	if (!db)

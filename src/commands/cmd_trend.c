@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "commands.h"
+#include "verb.h"
 #include "history_read.h"
 #include "output/gnuplot.h"
 #include "output/trend.h"
@@ -51,29 +52,8 @@ static void usage(FILE *f)
 		"  mapbench trend --db results.db map-lookup --param key_size=4 -o lookup.png\n");
 }
 
-/* -o: given, once, .svg or .png, writable. Returns the terminal, or -1 (said). */
-static int check_output(const struct mb_cli *cli)
-{
-	const char *out = cli->env.output, *dot;
-	char err[1024];
-
-	if (mb_cli_one_output(cli, "trend"))
-		return -1;
-	if (!out) {
-		mb_err("trend: -o CHART.svg or -o CHART.png is required");
-		return -1;
-	}
-	dot = strrchr(out, '.');
-	if (!dot || (strcmp(dot, ".svg") && strcmp(dot, ".png"))) {
-		mb_err("trend: -o %s: must end in .svg or .png", out);
-		return -1;
-	}
-	if (mb_output_check(out, err, sizeof(err))) {
-		mb_err("trend: -o %s: %s", out, err);
-		return -1;
-	}
-	return !strcmp(dot, ".svg") ? MB_PLOT_SVG : MB_PLOT_PNG;
-}
+/* -o's suffixes, in the order of enum mb_plot_term. */
+static const char *const chart_suffixes[] = { ".svg", ".png", NULL };
 
 static int draw(const struct mb_cli *cli, const struct mb_reader_args *a,
 		const struct mb_series_set *set, enum mb_plot_term term)
@@ -101,22 +81,18 @@ int mb_cmd_trend(int argc, char **argv)
 	struct mb_reader_args args = { 0 };
 	struct mb_series_set set = { .by_kernel = false };
 	struct mb_store_filter filter;
-	int status = MB_EXIT_USAGE, term;
+	int status = MB_EXIT_USAGE, started, term;
 	const char *db;
 	struct mb_cli cli;
 
-	if (mb_cli_parse_cmd(argc - 1, argv + 1, &cli, trend_opts, &args))
-		goto out;
-	mb_log_init(cli.env.quiet, cli.env.verbose, stderr);
-	if (cli.env.help) {
-		usage(stdout);
-		status = MB_EXIT_OK;
+	started = mb_verb_start(argc, argv, &cli, trend_opts, &args, "trend", trend_globals, usage);
+	if (started) {
+		status = started > 0 ? MB_EXIT_OK : MB_EXIT_USAGE;
 		goto out;
 	}
-	if (mb_cli_check_globals(&cli, "trend", trend_globals) ||
-	    mb_reader_filter(&cli, "trend", &args, &filter))
+	if (mb_reader_filter(&cli, "trend", &args, &filter))
 		goto out;
-	term = check_output(&cli);
+	term = mb_verb_output(&cli, "trend", chart_suffixes, "CHART");
 	db = term < 0 ? NULL : mb_cmd_db(&cli, "trend");
 	if (!db)
 		goto out;

@@ -80,7 +80,7 @@ expect_usage "gate: --markdown $D/no/such/g.md:" gate --db "$D/base.db" --markdo
 expect_usage "trend: -o $D/t.txt: must end in .svg or .png" trend --db "$D/base.db" -o "$D/t.txt"
 expect_usage "trend: -o CHART.svg or -o CHART.png is required" trend --db "$D/base.db"
 expect_usage "report: -o $D/r.svg: must end in .html" report --db "$D/base.db" -o "$D/r.svg"
-expect_usage "report: -o REPORT.html is required" report --db "$D/base.db"
+expect_usage "report: -o REPORT.html or -o REPORT.htm is required" report --db "$D/base.db"
 check "no chart or page was left behind" bash -c "! ls '$D' | grep -qE '^(t|r)\.'"
 
 # trend: a new kernel for the last 4 runs, marked on the axis.
