@@ -15,11 +15,7 @@
 static const struct mb_opt gate_opts[] = {
 	MB_OPT_U32_DEF("window", struct mb_reader_args, window, "10", 3, 1000, "N",
 		       "Compare the latest run of each series with the N runs before it"),
-	MB_OPT_CUSTOM_DEF("param", struct mb_reader_args, params, NULL, mb_cli_list_add,
-			  mb_cli_list_format, "NAME=VALUE, as the runs' params show it",
-			  "NAME=VALUE", "Only runs with this parameter value (repeatable: all must match)"),
-	MB_OPT_STRING_DEF("since", struct mb_reader_args, since, NULL, "DATE",
-			  "Only runs started at or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UTC)"),
+	MB_READER_FILTER_OPTS(struct mb_reader_args),
 	MB_OPT_STRING_DEF("markdown", struct mb_reader_args, markdown, NULL, "FILE",
 			  "Also write the verdicts as Markdown to FILE (a CI comment), atomically"),
 	MB_OPT_END,
@@ -27,7 +23,7 @@ static const struct mb_opt gate_opts[] = {
 
 static const struct mb_cli_global gate_globals[] = {
 	{ "help", "Show this help" },
-	{ "db", "The history to read: an SQLite FILE or a PostgreSQL connection string; MAPBENCH_DB when not given" },
+	MB_READER_DB_GLOBAL,
 	{ "threshold", "Changes of the mean below PCT % are 'no change' (and the band is at least +- PCT %)" },
 	{ "alpha", "Significance level of the Mann-Whitney U test" },
 	{ "quiet", "Print only the regressions (stderr), not the table" },

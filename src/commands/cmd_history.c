@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "commands.h"
+#include "history_read.h"
 #include "verb.h"
 #include "output/report.h"
 #include "store/store.h"
@@ -20,11 +21,7 @@ struct history_args {
 };
 
 static const struct mb_opt history_opts[] = {
-	MB_OPT_CUSTOM_DEF("param", struct history_args, params, NULL, mb_cli_list_add,
-			  mb_cli_list_format, "NAME=VALUE, as the runs' params show it",
-			  "NAME=VALUE", "Only runs with this parameter value (repeatable: all must match)"),
-	MB_OPT_STRING_DEF("since", struct history_args, since, NULL, "DATE",
-			  "Only runs started at or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UTC)"),
+	MB_READER_FILTER_OPTS(struct history_args),
 	MB_OPT_STRING_DEF("kernel", struct history_args, kernel, NULL, "RELEASE",
 			  "Only runs on this kernel release (uname -r), exactly"),
 	MB_OPT_END,
@@ -32,7 +29,7 @@ static const struct mb_opt history_opts[] = {
 
 static const struct mb_cli_global history_globals[] = {
 	{ "help", "Show this help" },
-	{ "db", "The history to read: an SQLite FILE or a PostgreSQL connection string; MAPBENCH_DB when not given" },
+	MB_READER_DB_GLOBAL,
 	{ "format", "Output: text (default, one line per run), json or csv" },
 	{ NULL },
 };

@@ -15,17 +15,13 @@
 static const struct mb_opt report_opts[] = {
 	MB_OPT_U32_DEF("window", struct mb_reader_args, window, "10", 3, 1000, "N",
 		       "The gate's verdicts: the latest run of each series against the N runs before it"),
-	MB_OPT_CUSTOM_DEF("param", struct mb_reader_args, params, NULL, mb_cli_list_add,
-			  mb_cli_list_format, "NAME=VALUE, as the runs' params show it",
-			  "NAME=VALUE", "Only runs with this parameter value (repeatable: all must match)"),
-	MB_OPT_STRING_DEF("since", struct mb_reader_args, since, NULL, "DATE",
-			  "Only runs started at or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UTC)"),
+	MB_READER_FILTER_OPTS(struct mb_reader_args),
 	MB_OPT_END,
 };
 
 static const struct mb_cli_global report_globals[] = {
 	{ "help", "Show this help" },
-	{ "db", "The history to read: an SQLite FILE or a PostgreSQL connection string; MAPBENCH_DB when not given" },
+	MB_READER_DB_GLOBAL,
 	{ "output", "The page: FILE.html (required)" },
 	{ "threshold", "The gate's verdicts: changes of the mean below PCT % are 'no change'" },
 	{ "alpha", "The gate's verdicts: significance level of the Mann-Whitney U test" },

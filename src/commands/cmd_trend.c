@@ -13,18 +13,14 @@
 #include "util/outfile.h"
 
 static const struct mb_opt trend_opts[] = {
-	MB_OPT_CUSTOM_DEF("param", struct mb_reader_args, params, NULL, mb_cli_list_add,
-			  mb_cli_list_format, "NAME=VALUE, as the runs' params show it",
-			  "NAME=VALUE", "Only runs with this parameter value (repeatable: all must match)"),
-	MB_OPT_STRING_DEF("since", struct mb_reader_args, since, NULL, "DATE",
-			  "Only runs started at or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UTC)"),
+	MB_READER_FILTER_OPTS(struct mb_reader_args),
 	MB_OPT_STRING_DEF("title", struct mb_reader_args, title, NULL, "TEXT", "Title of the chart"),
 	MB_OPT_END,
 };
 
 static const struct mb_cli_global trend_globals[] = {
 	{ "help", "Show this help" },
-	{ "db", "The history to read: an SQLite FILE or a PostgreSQL connection string; MAPBENCH_DB when not given" },
+	MB_READER_DB_GLOBAL,
 	{ "output", "The chart: FILE.svg or FILE.png (required)" },
 	{ "quiet", "Do not say which file was written" },
 	{ "verbose", "Print the gnuplot script and gnuplot's messages" },

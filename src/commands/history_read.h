@@ -13,6 +13,19 @@
 #include "output/series.h"
 #include "store/store.h"
 
+/* The readers' filter options, --param NAME=VALUE (repeatable) and --since DATE, of @type. */
+#define MB_READER_FILTER_OPTS(type)							\
+	MB_OPT_CUSTOM_DEF("param", type, params, NULL, mb_cli_list_add,			\
+			  mb_cli_list_format, "NAME=VALUE, as the runs' params show it",	\
+			  "NAME=VALUE", "Only runs with this parameter value (repeatable: all must match)"), \
+	MB_OPT_STRING_DEF("since", type, since, NULL, "DATE",				\
+			  "Only runs started at or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UTC)")
+
+/* The readers' --db, in their table of globals. */
+#define MB_READER_DB_GLOBAL								\
+	{ "db", "The history to read: an SQLite FILE or a PostgreSQL connection string; "	\
+		"MAPBENCH_DB when not given" }
+
 struct mb_reader_args {
 	struct mb_cli_list params;
 	const char *since;
