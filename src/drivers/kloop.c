@@ -35,6 +35,15 @@ uint64_t mb_kloop_next_iters(uint64_t iters, uint64_t call_ns, uint64_t target_n
 	return n > max ? max : n;
 }
 
+uint64_t mb_kloop_latency_iters(uint64_t iters, uint64_t call, uint64_t max)
+{
+	uint64_t extra = call & 3;
+
+	if (iters + extra <= max)
+		return iters + extra;
+	return iters > extra ? iters - extra : iters;
+}
+
 int mb_kloop_reference(struct mb_run *run, struct mb_producer *p, struct mb_counters *c,
 		       uint64_t *next_ref)
 {
@@ -48,7 +57,7 @@ int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_
 	uint64_t max = cfg->max_iters ? cfg->max_iters : KLOOP_MAX_ITERS;
 	uint64_t target = (uint64_t)run->env->call_us * 1000;
 	uint64_t iters = KLOOP_FIRST_ITERS > max ? max : KLOOP_FIRST_ITERS;
-	uint64_t next_ref = 0;
+	uint64_t next_ref = 0, calls = 0;
 	struct mb_counters c = {};
 	int ret;
 
@@ -66,7 +75,8 @@ int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_
 	while (!mb_run_should_stop(run)) {
 		uint64_t ns0 = slot->kernel_ns;
 
-		ret = mb_kloop_step(run, p, cfg, iters, &c);
+		ret = mb_kloop_step(run, p, cfg, run->loop.lat_every ?
+				    mb_kloop_latency_iters(iters, calls++, max) : iters, &c);
 		if (ret < 0)
 			return ret;
 		if (!cfg->fixed_iters)

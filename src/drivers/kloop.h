@@ -60,6 +60,16 @@ int mb_kloop_produce(struct mb_run *run, struct mb_producer *p, const struct mb_
  * the size of the next call, moving at most 2x towards @target_ns of in-kernel time ...
  */
 uint64_t mb_kloop_next_iters(uint64_t iters, uint64_t call_ns, uint64_t target_ns, uint64_t max);
+
+/*
+ * With --latency, call number @call runs @iters and @call % 4 more (fewer where that would
+ * pass @max). The timed op is the first of a step of four ops (kloop_lat.bpf.h), so its
+ * number has the residue modulo 4 of the call's first op: calls of a multiple of four ops
+ * would time op numbers of one residue only, and work a map does every 2^k ops (an LRU hash
+ * refills its free list every 128 updates) four times as often as it happens, or never. The
+ * extra ops turn the residue through all four, evenly over every eight calls.
+ */
+uint64_t mb_kloop_latency_iters(uint64_t iters, uint64_t call, uint64_t max);
 /*
  * ... and the interleaved drift reference (kref.h): runs a call when due (@next_ref holds the
  * producer's schedule, start it at 0) and adds its time to @c->ref_ops / ref_ns.
