@@ -21,9 +21,10 @@
 struct mb_loop_ctx_slot mb_xdp_lat_ctxs[MB_MAX_SLOTS];
 
 /*
- * The packet left packets from the call's end is due (MB_LAT_DUE) when lat_base - (left + 1)
- * >= lat_next, that is when left < mb_due, lat_base - lat_next (0 when lat_next is past the
- * call): one compare with a local per test, drawn again after each timed packet.
+ * The packet with @left packets after it in the call, number lat_base - (left + 1), is due
+ * (what MB_LAT_DUE tests in the raw_tp loop) when that number is at least lat_next: when left
+ * < mb_due, lat_base - lat_next, or never where lat_next is past the call (mb_due 0). One
+ * compare with a local per test; mb_due is worked out again after each timed packet.
  */
 #define MB_XDP_LAT_DUE_FROM(lc)							\
 	(MB_LAT_SLOT(lc)->lat_base > MB_LAT_SLOT(lc)->lat_next ?		\
