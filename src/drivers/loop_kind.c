@@ -104,15 +104,17 @@ void mb_loop_prepare(const struct bpf_object_skeleton *s, const struct mb_loop_i
 		int bl = twin_of(s, s->progs[i].name, BL_SUFFIX);
 		int timed = twin_of(s, s->progs[i].name, LAT_SUFFIX);
 
-		if (bl < 0 || timed < 0)
+		if (timed < 0)
 			continue;
-		if (loop->kind == MB_LOOP_BPF_LOOP) {
+		if (bl >= 0 && loop->kind == MB_LOOP_BPF_LOOP) {
 			keep_twin(s, i, -1, timed);
 			keep_twin(s, i, bl, -1);
-		} else {
-			keep_twin(s, i, -1, bl);
-			keep_twin(s, i, lat ? timed : -1, lat ? -1 : timed);
+			continue;
 		}
+		/* A may_goto loop alone (the XDP loop's) has no bpf_loop twin to drop. */
+		if (bl >= 0)
+			keep_twin(s, i, -1, bl);
+		keep_twin(s, i, lat ? timed : -1, lat ? -1 : timed);
 	}
 	/* Every object of an op loop has the map; it costs memory on every CPU only when used. */
 	if (hists)

@@ -26,7 +26,9 @@ enum mb_loop_kind mb_loop_kind_pick(enum mb_loop_kind requested, struct mb_loop_
 /*
  * Between a skeleton's __open() and __load(): keep only one program of each op, @loop's kind,
  * and where @loop->lat_every is set (--latency, may_goto only) its _lat twin, which times one
- * op in that many, with the histogram map it writes (created only then). The skeleton's
+ * op in that many, with the histogram map it writes (created only then). A program with a
+ * _lat twin and no bpf_loop one (the XDP loop's) keeps itself or, with --latency, the twin.
+ * The skeleton's
  * pointer to each op's program is turned to the kept twin, so the bench's code (autoload,
  * fds) works on whichever program was kept.
  */

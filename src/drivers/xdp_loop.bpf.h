@@ -25,7 +25,12 @@
 #include "slots.bpf.h"
 #include "thread_slots.bpf.h"
 
-#define MB_XDP_LOOP(_prog, _pre, ...)						\
+/*
+ * The loop with hooks for its timed twin (xdp_loop_lat.bpf.h): @_begin after the slot is
+ * found, @_before and @_after around each op (whose number is then its slot's ops before the
+ * call plus n less left less one). The plain loop's hooks are empty.
+ */
+#define MB_XDP_LOOP_HOOKED(_prog, _begin, _before, _after, _pre, ...)		\
 SEC("xdp")									\
 int _prog(struct xdp_md *xdp)							\
 {										\
@@ -39,12 +44,15 @@ int _prog(struct xdp_md *xdp)							\
 	slot = &mb_slots[mb_idx & (MB_MAX_SLOTS - 1)];				\
 	n = slot->call_iters;							\
 	left = n;								\
+	_begin;									\
 	_pre;									\
 	slot->start_ns = bpf_ktime_get_ns();					\
 	while (left) {								\
 		MB_MAY_GOTO(out);						\
 		left--;								\
+		_before;							\
 		__VA_ARGS__;							\
+		_after;								\
 	}									\
 out:										\
 	slot = &mb_slots[mb_idx & (MB_MAX_SLOTS - 1)];				\
@@ -53,5 +61,8 @@ out:										\
 	slot->ops += n - left;							\
 	return mb_ret;								\
 }
+
+#define MB_XDP_LOOP(_prog, _pre, ...)						\
+	MB_XDP_LOOP_HOOKED(_prog, , , , _pre, __VA_ARGS__)
 
 #endif

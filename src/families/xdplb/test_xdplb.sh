@@ -3,7 +3,8 @@
 # xdp-lb: the kernel's 24 scenario names listed; each scenario runs (under the sanitizers a
 # few), its check before timing found the verdict, the output packet and the connection-table
 # misses the scenario implies, and the per-CPU stats read back agree with the loop's counts;
-# the RESULT line names the kernel's scenario; bad input and a kernel without may_goto.
+# the RESULT line names the kernel's scenario; --latency times single packets; bad input and a
+# kernel without may_goto.
 . "$(dirname "$0")/../../../tests/e2e/lib.sh"
 
 # One sample of 100 ms, no linearity check (the -p2 run below makes it): 24 runs, one process.
@@ -87,11 +88,33 @@ scen=
 check "one RESULT line in the kernel's format, scenario=udp-v4-lru-hit" \
 	[ "$(grep -c '^RESULT' "$OUT")" -eq 1 -a "$scen" = udp-v4-lru-hit ]
 
+# --latency: the timed twin of the XDP loop, one packet in 8192 timed on its own, after the
+# same check before timing and with the same read-back (status ok). The count is the measured
+# samples' packets over 8192 to within a call's timed packets at each end (the histograms are
+# read a moment after the counters) and six standard deviations of the random gaps.
+LAT_JSON=$TMP/lat.json
+expect_rc 0 "xdp-lb --latency" -w1 -d2 --interval_ms 200 --latency xdp-lb \
+	--scenario udp-v6-lru-hit -o "$LAT_JSON"
+schema_check "$LAT_JSON"
+jq_check "packets timed, the check and the read-back passed" "$LAT_JSON" \
+	'.results[0] | .status == "ok" and .extra.check.ok and .latency_ns.why == null and
+	 .latency_ns.count > 0 and .latency_ns.every == 8192 and .latency_ns.timer_ns > 0'
+jq_check "p50 <= p90 <= p99 <= p999 <= max, all above 0" "$LAT_JSON" \
+	'.results[0].latency_ns | 0 < .p50 and .p50 <= .p90 and .p90 <= .p99 and
+	 .p99 <= .p999 and .p999 <= .max'
+jq_check "the buckets add up to count" "$LAT_JSON" \
+	'.results[0].latency_ns | (.buckets | length) > 0 and ([.buckets[][2]] | add) == .count'
+jq_check "count: the measured packets over 8192, within a call at each end" "$LAT_JSON" \
+	'.results[0] | [.samples[] | select(.warmup | not)] as $m
+	 | ($m | map(.ops) | add) as $ops | ($m | map(.calls) | add) as $calls
+	 | (.latency_ns.count - $ops / 8192 | fabs)
+	   <= 2 * ($ops / $calls) / 8192 + 2 + 1.75 * ($ops / 8192 | sqrt)'
+check "the text's Per-op line" grep -qE '^Per-op: p50 [0-9.]+, .* timed ops \(1 in 8192\)' "$OUT"
+
 # Bad input, and a kernel without may_goto.
 expect_usage "--scenario tcp-v4-bogus" xdp-lb --scenario tcp-v4-bogus
 check "the message says where the list is" grep -q -- "--list-scenarios" "$ERR"
 expect_usage "--loop bpf_loop" --loop bpf_loop xdp-lb
-expect_usage "--latency: xdp-lb" --latency xdp-lb
 MAPBENCH_REFUSE_MAY_GOTO=1 expect_rc 77 "xdp-lb without may_goto" "${RUN1[@]}" xdp-lb
 check "one sentence: what the kernel lacks" grep -q "may_goto instruction (it needs Linux 6.9" "$ERR"
 

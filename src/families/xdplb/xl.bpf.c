@@ -10,10 +10,12 @@
  * The op loop (drivers/xdp_loop.bpf.h) runs the balancer on the packet test_run hands it,
  * then undoes what it did (strips the encapsulation, restores the Ethernet header) before the
  * next packet, except after the last, whose output test_run returns for user space to check.
+ * Its timed twin mb_xl_lb_lat (drivers/xdp_loop_lat.bpf.h), loaded in its place with
+ * --latency, runs the same packet code and times one packet in MB_LAT_EVERY on its own.
  * Scenarios vary the source between packets (xl_flow_mask: random sources in a space of that
  * size) and make a call's flows new (xl_cold: the source XORed with a value of the call).
  */
-#include "drivers/xdp_loop.bpf.h"
+#include "drivers/xdp_loop_lat.bpf.h"
 #include <bpf/bpf_endian.h>
 
 #define XL_INLINE static __always_inline
@@ -559,16 +561,22 @@ static __always_inline void xl_account(struct mb_slot *slot, int r)
 		slot->counter[0]++;
 }
 
-MB_XDP_LOOP(mb_xl_lb,
-	    struct xl_call xc; xl_begin(xdp, &xc),
-	    {
-		    int r = xl_process(xdp);
+/*
+ * One packet: the balancer, its count, and (but after the last) the packet made ready for the
+ * next. The plain loop and its timed twin (--latency) run it alike.
+ */
+#define XL_PACKET							\
+	{								\
+		int r = xl_process(xdp);				\
+									\
+		xl_account(slot, r);					\
+		mb_ret = r & 0xff;					\
+		if (left && xl_reset(xdp, &xc, mb_ret)) {		\
+			slot->errors++;					\
+			mb_ret = XDP_ABORTED;				\
+			goto out;					\
+		}							\
+	}
 
-		    xl_account(slot, r);
-		    mb_ret = r & 0xff;
-		    if (left && xl_reset(xdp, &xc, mb_ret)) {
-			    slot->errors++;
-			    mb_ret = XDP_ABORTED;
-			    goto out;
-		    }
-	    })
+MB_XDP_LOOP(mb_xl_lb, struct xl_call xc; xl_begin(xdp, &xc), XL_PACKET)
+MB_XDP_LOOP_LAT(mb_xl_lb_lat, struct xl_call xc; xl_begin(xdp, &xc), XL_PACKET)

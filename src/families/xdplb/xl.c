@@ -61,8 +61,6 @@ static int xl_validate(struct mb_run *run)
 
 	if (!a->list && run->env->loop == MB_LOOP_BPF_LOOP)
 		return mb_run_usage(run, "--loop bpf_loop: xdp-lb's packet loop is a may_goto loop only (use --loop auto or may_goto)");
-	if (!a->list && run->env->latency)
-		return mb_run_usage(run, "--latency: xdp-lb's XDP loop times its calls' packets together, never one packet alone (run it without --latency)");
 	if (!a->list)
 		return 0;
 	xl_scenarios_print(stdout);

@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "core/env.h"
+#include "drivers/loop_kind.h"
 #include "drivers/map_fill.h"
 #include "drivers/thread_slots.h"
 #include "sys/probe.h"
@@ -127,6 +128,8 @@ static int load(struct mb_run *run, struct xl_state *st)
 	st->skel = xl_bpf__open();
 	if (!st->skel)
 		return mb_run_fail(run, -errno, "cannot open the BPF object: %s", strerror(errno));
+	/* --latency: the timed twin in mb_xl_lb's place, for the check and the producers. */
+	mb_loop_prepare(st->skel->skeleton, &run->loop);
 	err = bpf_map__reuse_fd(st->skel->maps.xl_lru_cpu, st->lru.outer_fd);
 	if (err)
 		return mb_run_fail(run, err, "cannot hand the connection tables to the program: %s",
