@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/bpf.h>
+#include <linux/capability.h>
 #include <bpf/btf.h>
 
 #include "map_recipe.h"
+#include "sys/probe.h"
 
 #define NP	BPF_F_NO_PREALLOC
 
@@ -231,13 +233,31 @@ const struct mb_map_type_info *mb_map_recipe_info(const struct mb_map_recipe *r,
 	return ti;
 }
 
+/*
+ * EPERM: without CAP_BPF (or CAP_SYS_ADMIN) every map is refused; with them, this type alone
+ * was, by the kernel's policy for it or the machine's sandbox: name what the process lacks.
+ */
+static void explain_eperm(char *buf, size_t len)
+{
+	char missing[128];
+
+	if (!mb_have_cap(CAP_BPF) && !mb_have_cap(CAP_SYS_ADMIN)) {
+		snprintf(buf, len, "EPERM: creating maps needs CAP_BPF (or root), or a BPF token of a delegating bpffs, which mapbench does not use");
+	} else if (mb_missing_caps(missing, sizeof(missing))) {
+		snprintf(buf, len, "EPERM: refused although this process holds CAP_BPF or CAP_SYS_ADMIN; it lacks %s (a container or sandbox dropped them), which this type may need",
+			 missing);
+	} else {
+		snprintf(buf, len, "EPERM: refused although this process holds every capability BPF checks: a security module or the machine's sandbox blocks this type");
+	}
+}
+
 void mb_map_recipe_explain(const struct mb_map_recipe *r, int err, char *buf, size_t len)
 {
 	const char *needs = r && r->needs_what ? r->needs_what : NULL;
 
 	switch (-err) {
 	case EPERM:
-		snprintf(buf, len, "EPERM: creating maps needs CAP_BPF (or root), or a BPF token of a delegating bpffs, which mapbench does not use");
+		explain_eperm(buf, len);
 		break;
 	case EINVAL:
 		snprintf(buf, len, "EINVAL: the kernel refused the minimal map%s%s",

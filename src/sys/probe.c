@@ -19,8 +19,7 @@
 #define CAP_BPF 39
 #endif
 
-/* Whether the effective capability set holds @cap. */
-static bool have_cap(int cap)
+bool mb_have_cap(int cap)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[2] = {};
@@ -28,6 +27,33 @@ static bool have_cap(int cap)
 	if (syscall(SYS_capget, &hdr, data))
 		return false;
 	return data[cap / 32].effective & (1u << (cap % 32));
+}
+
+/* Capabilities a root process is expected to hold that the kernel checks around BPF maps. */
+static const struct {
+	int cap;
+	const char *name;
+} bpf_caps[] = {
+	{ CAP_SYS_ADMIN, "CAP_SYS_ADMIN" }, { CAP_BPF, "CAP_BPF" },
+	{ CAP_PERFMON, "CAP_PERFMON" }, { CAP_NET_ADMIN, "CAP_NET_ADMIN" },
+	{ CAP_SYS_RESOURCE, "CAP_SYS_RESOURCE" }, { CAP_IPC_LOCK, "CAP_IPC_LOCK" },
+};
+
+size_t mb_missing_caps(char *buf, size_t len)
+{
+	size_t off = 0, n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(bpf_caps) / sizeof(bpf_caps[0]); i++) {
+		if (mb_have_cap(bpf_caps[i].cap))
+			continue;
+		if (off < len)
+			off += snprintf(buf + off, len - off, "%s%s", n ? ", " : "",
+					bpf_caps[i].name);
+		n++;
+	}
+	return n;
 }
 
 static int read_sysctl_int(const char *path, int *v)
@@ -47,11 +73,11 @@ void mb_explain_eperm(char *buf, size_t len)
 	int unpriv = -1;
 
 	read_sysctl_int("/proc/sys/kernel/unprivileged_bpf_disabled", &unpriv);
-	if (geteuid() != 0 && !have_cap(CAP_BPF) && !have_cap(CAP_SYS_ADMIN)) {
+	if (geteuid() != 0 && !mb_have_cap(CAP_BPF) && !mb_have_cap(CAP_SYS_ADMIN)) {
 		snprintf(buf, len,
 			 "BPF is not permitted for this user (kernel.unprivileged_bpf_disabled=%d, no CAP_BPF): run as root, or grant CAP_BPF and CAP_PERFMON (e.g. setcap cap_bpf,cap_perfmon+ep mapbench)",
 			 unpriv);
-	} else if (!have_cap(CAP_PERFMON) && !have_cap(CAP_SYS_ADMIN)) {
+	} else if (!mb_have_cap(CAP_PERFMON) && !mb_have_cap(CAP_SYS_ADMIN)) {
 		snprintf(buf, len,
 			 "BPF is not permitted: CAP_PERFMON is missing (tracing programs and bpf_ktime_get_ns need it); grant CAP_BPF and CAP_PERFMON, or run as root");
 	} else {

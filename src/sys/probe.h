@@ -26,6 +26,16 @@ int mb_probe_fentry(const char *func, char *why, size_t len);
  */
 int mb_probe_lsm(const char *hook, bool sleepable, char *why, size_t len);
 
+/* Whether the effective capability set holds @cap (CAP_BPF, CAP_SYS_ADMIN, ...). */
+bool mb_have_cap(int cap);
+
+/*
+ * Names the capabilities around BPF maps (CAP_SYS_ADMIN, CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN,
+ * CAP_SYS_RESOURCE, CAP_IPC_LOCK) that this process lacks, comma-separated, into @buf;
+ * returns how many. A root process in a container or sandbox can lack some.
+ */
+size_t mb_missing_caps(char *buf, size_t len);
+
 /* A sentence for an EPERM from a BPF syscall: what is missing and how to fix it. */
 void mb_explain_eperm(char *buf, size_t len);
 
