@@ -2,41 +2,17 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/types.h>
 
 #include "bucket_order.h"
 #include "map_entries.h"
+#include "util/jhash.h"
 
 /*
- * Bob Jenkins' lookup3 hash (public domain) in the two forms the kernel's hash maps use:
+ * Bob Jenkins' lookup3 hash (util/jhash.h) in the two forms the kernel's hash maps use:
  * over 32-bit words when the key length is a multiple of 4, over bytes otherwise, both
- * starting from 0xdeadbeef + length + seed and returning the third state word.
+ * starting from MB_JHASH_INIT + length + seed and returning the third state word.
  */
-static inline uint32_t rol32(uint32_t x, int k)
-{
-	return (x << k) | (x >> (32 - k));
-}
-
-#define JMIX(a, b, c)						\
-	do {							\
-		a -= c; a ^= rol32(c, 4);  c += b;		\
-		b -= a; b ^= rol32(a, 6);  a += c;		\
-		c -= b; c ^= rol32(b, 8);  b += a;		\
-		a -= c; a ^= rol32(c, 16); c += b;		\
-		b -= a; b ^= rol32(a, 19); a += c;		\
-		c -= b; c ^= rol32(b, 4);  b += a;		\
-	} while (0)
-
-#define JFINAL(a, b, c)						\
-	do {							\
-		c ^= b; c -= rol32(b, 14);			\
-		a ^= c; a -= rol32(c, 11);			\
-		b ^= a; b -= rol32(a, 25);			\
-		c ^= b; c -= rol32(b, 16);			\
-		a ^= c; a -= rol32(c, 4);			\
-		b ^= a; b -= rol32(a, 14);			\
-		c ^= b; c -= rol32(b, 24);			\
-	} while (0)
-
 static uint32_t get32(const uint8_t *p)
 {
 	uint32_t v;
@@ -52,12 +28,12 @@ uint32_t mb_jhash(const void *key, uint32_t len, uint32_t seed)
 
 	if (len % 4 == 0) {
 		n = len / 4;
-		a = b = c = 0xdeadbeefu + (n << 2) + seed;
+		a = b = c = MB_JHASH_INIT + (n << 2) + seed;
 		for (; n > 3; n -= 3, k += 12) {
 			a += get32(k);
 			b += get32(k + 4);
 			c += get32(k + 8);
-			JMIX(a, b, c);
+			MB_JHASH_MIX(a, b, c);
 		}
 		if (!n)
 			return c;
@@ -66,15 +42,15 @@ uint32_t mb_jhash(const void *key, uint32_t len, uint32_t seed)
 		if (n >= 2)
 			b += get32(k + 4);
 		a += get32(k);
-		JFINAL(a, b, c);
+		MB_JHASH_FINAL(a, b, c);
 		return c;
 	}
-	a = b = c = 0xdeadbeefu + len + seed;
+	a = b = c = MB_JHASH_INIT + len + seed;
 	for (; len > 12; len -= 12, k += 12) {
 		a += get32(k);
 		b += get32(k + 4);
 		c += get32(k + 8);
-		JMIX(a, b, c);
+		MB_JHASH_MIX(a, b, c);
 	}
 	/* The 1..12 bytes left, little-endian within each word. */
 	for (uint32_t i = len; i > 0; i--) {
@@ -87,7 +63,7 @@ uint32_t mb_jhash(const void *key, uint32_t len, uint32_t seed)
 		else
 			a += v;
 	}
-	JFINAL(a, b, c);
+	MB_JHASH_FINAL(a, b, c);
 	return c;
 }
 

@@ -19,6 +19,7 @@
 #include <bpf/bpf_endian.h>
 
 #define XL_INLINE static __always_inline
+#include "util/jhash.h"
 #include "xl_shared.h"
 
 #define XL_RET_MISS	0x100	/* xl_process(): the packet missed the connection table */
@@ -103,54 +104,28 @@ volatile __u32 xl_cold;		/* nonzero: each call's flows new (its source XORed) */
 volatile __u32 xl_want;		/* the scenario's verdict: a packet given another is an error */
 __u32 xl_gen;			/* calls made cold so far */
 
-/* ---- Bob Jenkins' lookup3 hash, the kernel's jhash, for the ring ---- */
-
-static __always_inline __u32 xl_rol(__u32 w, int s)
-{
-	return (w << s) | (w >> (32 - s));
-}
-
-#define XL_MIX(a, b, c) do {						\
-	a -= c; a ^= xl_rol(c, 4);  c += b;				\
-	b -= a; b ^= xl_rol(a, 6);  a += c;				\
-	c -= b; c ^= xl_rol(b, 8);  b += a;				\
-	a -= c; a ^= xl_rol(c, 16); c += b;				\
-	b -= a; b ^= xl_rol(a, 19); a += c;				\
-	c -= b; c ^= xl_rol(b, 4);  b += a;				\
-} while (0)
-
-#define XL_FINAL(a, b, c) do {						\
-	c ^= b; c -= xl_rol(b, 14);					\
-	a ^= c; a -= xl_rol(c, 11);					\
-	b ^= a; b -= xl_rol(a, 25);					\
-	c ^= b; c -= xl_rol(b, 16);					\
-	a ^= c; a -= xl_rol(c, 4);					\
-	b ^= a; b -= xl_rol(a, 14);					\
-	c ^= b; c -= xl_rol(b, 24);					\
-} while (0)
-
-#define XL_HASH_INIT	0xdeadbeef
+/* ---- the ring's hash: the kernel's jhash (util/jhash.h) over two or four words ---- */
 
 static __always_inline __u32 xl_hash2(__u32 w0, __u32 w1, __u32 seed)
 {
-	__u32 a = XL_HASH_INIT + 8 + seed, b = a, c = a;
+	__u32 a = MB_JHASH_INIT + 8 + seed, b = a, c = a;
 
 	a += w0;
 	b += w1;
-	XL_FINAL(a, b, c);
+	MB_JHASH_FINAL(a, b, c);
 	return c;
 }
 
 static __always_inline __u32 xl_hash4(const __u32 *w, __u32 seed)
 {
-	__u32 a = XL_HASH_INIT + 16 + seed, b = a, c = a;
+	__u32 a = MB_JHASH_INIT + 16 + seed, b = a, c = a;
 
 	a += w[0];
 	b += w[1];
 	c += w[2];
-	XL_MIX(a, b, c);
+	MB_JHASH_MIX(a, b, c);
 	a += w[3];
-	XL_FINAL(a, b, c);
+	MB_JHASH_FINAL(a, b, c);
 	return c;
 }
 
