@@ -14,16 +14,7 @@
 #include <cmocka.h>
 
 #include "util/lat_hist.h"
-
-/* What the BPF side does per timed op (drivers/kloop_lat.bpf.h), in user space. */
-static void add(struct mb_lat_hist *h, __u64 v, __u64 times)
-{
-	h->bucket[mb_lat_bucket(v)] += times;
-	h->count += times;
-	h->sum += v * times;
-	if (v > h->max)
-		h->max = v;
-}
+#include "lat_hist_add.h"
 
 static struct mb_lat_hist *hist_new(void)
 {
@@ -79,7 +70,7 @@ static void test_empty_and_exact(void **state)
 	assert_true(isnan(mb_lat_hist_percentile(h, 50)));
 	assert_true(isnan(mb_lat_hist_max(h)));
 	for (__u64 v = 1; v <= 100; v++)
-		add(h, v, 1);
+		lat_hist_add(h, v, 1);
 	assert_true(mb_lat_hist_percentile(h, 50) == 50);
 	assert_true(mb_lat_hist_percentile(h, 99) == 99);
 	assert_true(mb_lat_hist_percentile(h, 0) == 1);
@@ -97,10 +88,10 @@ static void test_injected_distribution(void **state)
 	struct mb_lat_hist *h = hist_new();
 
 	(void)state;
-	add(h, 21, 9000);
-	add(h, 300, 900);
-	add(h, 5000, 90);
-	add(h, 2000000, 10);
+	lat_hist_add(h, 21, 9000);
+	lat_hist_add(h, 300, 900);
+	lat_hist_add(h, 5000, 90);
+	lat_hist_add(h, 2000000, 10);
 	assert_within_bucket(mb_lat_hist_percentile(h, 50), 21);
 	assert_within_bucket(mb_lat_hist_percentile(h, 90), 21);
 	assert_within_bucket(mb_lat_hist_percentile(h, 90.01), 300);
@@ -119,7 +110,7 @@ static void test_uniform(void **state)
 
 	(void)state;
 	for (__u64 v = 1000; v < 51000; v++)
-		add(h, v, 1);
+		lat_hist_add(h, v, 1);
 	for (size_t k = 0; k < sizeof(ps) / sizeof(*ps); k++) {
 		__u64 want = 999 + (__u64)ceil(ps[k] / 100 * 50000);
 
@@ -136,8 +127,8 @@ static void test_merge(void **state)
 
 	(void)state;
 	for (__u64 v = 1; v < 20000; v += 7) {
-		add(v % 3 ? a : b, v, 1);
-		add(all, v, 1);
+		lat_hist_add(v % 3 ? a : b, v, 1);
+		lat_hist_add(all, v, 1);
 	}
 	mb_lat_hist_merge(sum, a);
 	mb_lat_hist_merge(sum, b);
@@ -158,7 +149,7 @@ static void test_max_of_difference(void **state)
 	struct mb_lat_hist *h = hist_new();
 
 	(void)state;
-	add(h, 1000, 5);
+	lat_hist_add(h, 1000, 5);
 	h->max = 900000;	/* the older, cumulative max, from values no longer counted */
 	assert_true(mb_lat_hist_max(h) == (double)mb_lat_bucket_high(mb_lat_bucket(1000)));
 	assert_true(mb_lat_hist_percentile(h, 100) <= mb_lat_hist_max(h));
@@ -174,10 +165,10 @@ static void test_difference_counts_buckets(void **state)
 	struct mb_lat_hist *then = hist_new(), *now = hist_new(), *acc = hist_new();
 
 	(void)state;
-	add(then, 20, 3);
+	lat_hist_add(then, 20, 3);
 	memcpy(now, then, sizeof(*now));
-	add(now, 20, 5);
-	add(now, 3000, 2);
+	lat_hist_add(now, 20, 5);
+	lat_hist_add(now, 3000, 2);
 	now->bucket[mb_lat_bucket(3000)]++;	/* a third one, its count not yet written */
 	mb_lat_hist_add_difference(acc, now, then);
 	assert_int_equal(acc->count, 8);

@@ -17,15 +17,7 @@
 #include "output/report.h"
 #include "util/json.h"
 #include "util/stats.h"
-
-static void add(struct mb_lat_hist *h, __u64 v, __u64 times)
-{
-	h->bucket[mb_lat_bucket(v)] += times;
-	h->count += times;
-	h->sum += v * times;
-	if (v > h->max)
-		h->max = v;
-}
+#include "lat_hist_add.h"
 
 static __u64 u(const struct mb_json *row, size_t i)
 {
@@ -66,10 +58,10 @@ static void test_buckets(void **state)
 	assert_non_null(lat);
 	lat->every = 8192;
 	lat->ops_per_timed = 1;
-	add(&lat->op, 20, 900);
-	add(&lat->op, 37, 80);
-	add(&lat->op, 2711, 19);
-	add(&lat->op, 50000000, 1);	/* beyond 16.8 ms: in the last bucket, which ends at max */
+	lat_hist_add(&lat->op, 20, 900);
+	lat_hist_add(&lat->op, 37, 80);
+	lat_hist_add(&lat->op, 2711, 19);
+	lat_hist_add(&lat->op, 50000000, 1);	/* beyond 16.8 ms: in the last bucket, which ends at max */
 	o = mb_report_latency_json(&run);
 	buckets = mb_json_get(o, "buckets");
 	assert_int_equal(mb_json_len(buckets), 4);
