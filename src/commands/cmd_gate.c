@@ -151,7 +151,7 @@ int mb_cmd_gate(int argc, char **argv)
 	db = mb_cmd_db(&cli, "gate");
 	if (!db)
 		goto out;
-	status = mb_reader_load("gate", db, &filter, &set);
+	status = mb_reader_load("gate", db, &filter, &set, 1);
 	if (status == MB_EXIT_OK)
 		status = report(&cli, &args, &set);
 out:

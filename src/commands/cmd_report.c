@@ -91,7 +91,7 @@ out:
 int mb_cmd_report(int argc, char **argv)
 {
 	struct mb_reader_args args = { 0 };
-	struct mb_series_set by_kernel = { .by_kernel = true }, across = { .by_kernel = false };
+	struct mb_series_set sets[2] = { { .by_kernel = true }, { .by_kernel = false } };
 	struct mb_store_filter filter;
 	int status = MB_EXIT_USAGE, started;
 	const char *db = NULL;
@@ -108,14 +108,13 @@ int mb_cmd_report(int argc, char **argv)
 	db = mb_cmd_db(&cli, "report");
 	if (!db)
 		goto out;
-	status = mb_reader_load("report", db, &filter, &by_kernel);
+	/* One read, grouped twice: by kernel for the verdicts, across kernels for the trends. */
+	status = mb_reader_load("report", db, &filter, sets, 2);
 	if (status == MB_EXIT_OK)
-		status = mb_reader_load("report", db, &filter, &across);
-	if (status == MB_EXIT_OK)
-		status = make_page(&cli, &args, db, &by_kernel, &across);
+		status = make_page(&cli, &args, db, &sets[0], &sets[1]);
 out:
-	mb_series_free(&by_kernel);
-	mb_series_free(&across);
+	mb_series_free(&sets[0]);
+	mb_series_free(&sets[1]);
 	mb_cli_free(&cli);
 	return status;
 }

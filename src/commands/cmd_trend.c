@@ -92,7 +92,7 @@ int mb_cmd_trend(int argc, char **argv)
 	db = term < 0 ? NULL : mb_cmd_db(&cli, "trend");
 	if (!db)
 		goto out;
-	status = mb_reader_load("trend", db, &filter, &set);
+	status = mb_reader_load("trend", db, &filter, &set, 1);
 	if (status == MB_EXIT_OK)
 		status = draw(&cli, &args, &set, (enum mb_plot_term)term);
 out:

@@ -44,7 +44,7 @@ static const char *shown(const char *db)
 }
 
 int mb_reader_load(const char *verb, const char *db, const struct mb_store_filter *f,
-		   struct mb_series_set *set)
+		   struct mb_series_set *sets, size_t nsets)
 {
 	struct mb_store *store;
 	char err[1024];
@@ -54,7 +54,7 @@ int mb_reader_load(const char *verb, const char *db, const struct mb_store_filte
 		mb_err("%s: --db %s: %s", verb, shown(db), err);
 		return MB_EXIT_USAGE;
 	}
-	ret = mb_store_read_series(store, f, set, err, sizeof(err));
+	ret = mb_store_read_series(store, f, sets, nsets, err, sizeof(err));
 	mb_store_close(store);
 	if (ret) {
 		mb_err("%s: --db %s: %s", verb, shown(db), err);

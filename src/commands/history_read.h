@@ -42,12 +42,12 @@ int mb_reader_filter(const struct mb_cli *cli, const char *verb, const struct mb
 		     struct mb_store_filter *f);
 
 /*
- * Open the history @db names (it must exist) and read the runs @f matches into @set (split by
- * kernel when @set->by_kernel). Returns an exit status: 0, 2 when the history cannot be opened
- * (said), 1 when reading failed (said).
+ * Open the history @db names (it must exist) and read the runs @f matches, once, into each
+ * of the @nsets sets @sets (split by kernel where a set's by_kernel says so). Returns an exit
+ * status: 0, 2 when the history cannot be opened (said), 1 when reading failed (said).
  */
 int mb_reader_load(const char *verb, const char *db, const struct mb_store_filter *f,
-		   struct mb_series_set *set);
+		   struct mb_series_set *sets, size_t nsets);
 
 /* The gate's settings: --threshold and --alpha as compare takes them, k and the minimum. */
 void mb_reader_gate_opts(const struct mb_cli *cli, struct mb_gate_opts *o);

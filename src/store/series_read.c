@@ -5,6 +5,12 @@
 
 #include "series_read.h"
 
+/* The sets each run goes into. */
+struct read_into {
+	struct mb_series_set *sets;
+	size_t n;
+};
+
 static int add_run(const struct mb_store_run *run, void *arg)
 {
 	struct mb_series_input in = {
@@ -27,17 +33,26 @@ static int add_run(const struct mb_store_run *run, void *arg)
 		.n = run->nsamples > 0 ? (size_t)run->nsamples : 0,
 	};
 
-	return mb_series_add(arg, &in);
+	struct read_into *into = arg;
+
+	for (size_t i = 0; i < into->n; i++) {
+		int ret = mb_series_add(&into->sets[i], &in);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 int mb_store_read_series(struct mb_store *store, const struct mb_store_filter *filter,
-			 struct mb_series_set *set, char *err, size_t errlen)
+			 struct mb_series_set *sets, size_t nsets, char *err, size_t errlen)
 {
-	int ret = mb_store_each(store, filter, add_run, set, err, errlen);
+	struct read_into into = { sets, nsets };
+	int ret = mb_store_each(store, filter, add_run, &into, err, errlen);
 
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory reading the runs");
-	if (!ret)
-		mb_series_number_machines(set);
+	for (size_t i = 0; !ret && i < nsets; i++)
+		mb_series_number_machines(&sets[i]);
 	return ret;
 }

@@ -9,10 +9,11 @@
 #include "store.h"
 
 /*
- * Walk the runs @filter matches (mb_store_each) into @set (its by_kernel set by the caller),
- * then number each bench's machine classes. Returns 0 or a negative errno with one line in @err.
+ * Walk the runs @filter matches (mb_store_each) once, into each of the @nsets sets @sets (each
+ * grouped as the caller set its by_kernel), then number each bench's machine classes in
+ * each. Returns 0 or a negative errno with one line in @err.
  */
 int mb_store_read_series(struct mb_store *store, const struct mb_store_filter *filter,
-			 struct mb_series_set *set, char *err, size_t errlen);
+			 struct mb_series_set *sets, size_t nsets, char *err, size_t errlen);
 
 #endif
