@@ -5,7 +5,9 @@
  * writer killed at any point leaves every result it committed and nothing half-written.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdbool.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +34,24 @@ static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 	snprintf(err, errlen, "%s", msg ? msg : sqlite3_errmsg(db));
 	sqlite3_free(msg);
 	return -EIO;
+}
+
+/*
+ * exec(), waiting out another process's lock: SQLite does not call the busy handler for every
+ * statement that meets one (a new file's switch to WAL, for one), so two runs opening a new
+ * history at once would fail with "database is locked".
+ */
+static int exec_waiting(sqlite3 *db, const char *sql, char *err, size_t errlen)
+{
+	for (int waited = 0;; waited += 5) {
+		int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+
+		if (rc == SQLITE_OK)
+			return 0;
+		if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || waited >= BUSY_TIMEOUT_MS)
+			return fail(db, sql, err, errlen);
+		sqlite3_sleep(5);
+	}
 }
 
 /* The first column of the first row of @sql as an integer; @def when there is no row. */
@@ -106,7 +126,7 @@ static int migrate(sqlite3 *db, char *err, size_t errlen)
 	if (schema_current(db))
 		return 0;
 	/* IMMEDIATE: two processes opening a new file at once migrate it one after the other. */
-	if (exec(db, "BEGIN IMMEDIATE", err, errlen))
+	if (exec_waiting(db, "BEGIN IMMEDIATE", err, errlen))
 		return -EIO;
 	ret = migrate_locked(db, err, errlen);
 	if (ret || exec(db, "COMMIT", err, errlen)) {
@@ -119,7 +139,7 @@ static int migrate(sqlite3 *db, char *err, size_t errlen)
 static int configure(sqlite3 *db, char *err, size_t errlen)
 {
 	sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
-	if (exec(db, "PRAGMA journal_mode = WAL", err, errlen) ||
+	if (exec_waiting(db, "PRAGMA journal_mode = WAL", err, errlen) ||
 	    exec(db, "PRAGMA foreign_keys = ON", err, errlen) ||
 	    exec(db, "PRAGMA synchronous = NORMAL", err, errlen))
 		return -EIO;
@@ -138,33 +158,55 @@ static void remove_created(const char *path)
 	}
 }
 
+/*
+ * Whether this process makes @path: created here by an exclusive create (an empty file is a
+ * new SQLite database), so that of two processes opening a new history at once only the one
+ * that made it removes it again on failure. 0, or a negative errno.
+ */
+static int create_file(const char *path, bool *created)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	*created = fd >= 0;
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0 || errno == EEXIST ? 0 : -errno;
+}
+
 int mb_store_sqlite_open(const char *path, bool create, void **out, char *err, size_t errlen)
 {
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
-	bool existed = access(path, F_OK) == 0;
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	bool created = false;
 	sqlite3 *db = NULL;
 	int ret;
 
 	*out = NULL;
-	if (!create && !existed) {
+	if (!create && access(path, F_OK)) {
 		snprintf(err, errlen, "no such file (a history that --db FILE or mapbench import made)");
 		return -ENOENT;
+	}
+	if (create) {
+		ret = create_file(path, &created);
+		if (ret) {
+			snprintf(err, errlen, "cannot create it: %s", strerror(-ret));
+			return ret;
+		}
 	}
 	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open it as an SQLite file: %s",
 			 db ? sqlite3_errmsg(db) : "out of memory");
 		sqlite3_close(db);
-		return -EIO;
+		ret = -EIO;
+	} else {
+		ret = configure(db, err, errlen);
+		if (ret)
+			sqlite3_close(db);
 	}
-	ret = configure(db, err, errlen);
-	if (ret) {
-		sqlite3_close(db);
-		if (!existed)
-			remove_created(path);
-		return ret;
-	}
-	*out = db;
-	return 0;
+	if (ret && created)
+		remove_created(path);
+	if (!ret)
+		*out = db;
+	return ret;
 }
 
 static void sqlite_close(void *db)
@@ -259,7 +301,7 @@ static int sqlite_add(void *db, const struct mb_store_record *r, char *err, size
 {
 	int ret;
 
-	if (exec(db, "BEGIN IMMEDIATE", err, errlen))
+	if (exec_waiting(db, "BEGIN IMMEDIATE", err, errlen))
 		return -EIO;
 	ret = add_locked(db, r, err, errlen);
 	if (ret < 0 || exec(db, ret ? "COMMIT" : "ROLLBACK", err, errlen)) {

@@ -42,6 +42,21 @@ expect_rc 0 "import into a new file" import --db "$TMP/i.db" "$TMP/a.json"
 check "import: added" grep -q "^import: 2 results added, 0 skipped" "$OUT"
 expect_rc 0 "import again" import --db "$TMP/i.db" "$TMP/a.json"
 check "import again: skipped" grep -q "^import: 0 results added, 2 skipped" "$OUT"
+# Four processes opening one new file at once: each waits for the others' set-up (switching a
+# new file to WAL takes a lock SQLite's busy timeout does not wait for), none removes it.
+for round in 1 2 3 4 5 6; do
+	pids=()
+	for i in 1 2 3 4; do
+		"$MB" import --db "$TMP/new$round.db" "$TMP/a.json" >"$TMP/imp$i.out" 2>&1 &
+		pids+=($!)
+	done
+	bad=0
+	for p in "${pids[@]}"; do
+		wait "$p" || bad=$((bad + 1))
+	done
+	check "four imports at once into a new file (round $round): all exit 0 ($bad failed: $(cat "$TMP"/imp?.out | grep -v '^import:' | head -1))" [ "$bad" -eq 0 ]
+	check "four imports at once: the file holds the 2 results once" [ "$(rows "$TMP/new$round.db")" = 2 ]
+done
 
 # ---- history: text, JSON, CSV, filters ----
 expect_rc 0 "history, text" history --db "$DB"
