@@ -53,6 +53,26 @@ struct {
 	(MB_LAT_SLOT(lc)->lat_base - (l) >= MB_LAT_SLOT(lc)->lat_next)
 
 /*
+ * The XDP loop's test (xdp_loop_lat.bpf.h): the op run while @left ops are left (before it),
+ * number lat_base - left, is due when that number is at least lat_next: when left <=
+ * lat_base - lat_next. So this is the number of ops left at the next due op, or 0 where none
+ * is due in this call.
+ */
+#define MB_LAT_DUE_AT(lc)							\
+	(MB_LAT_SLOT(lc)->lat_base > MB_LAT_SLOT(lc)->lat_next ?		\
+	 MB_LAT_SLOT(lc)->lat_base - MB_LAT_SLOT(lc)->lat_next : 0)
+
+/*
+ * Before and after the timed op: the first clock read, with lat_timing set while the op runs
+ * (an op that must know it is the timed one can read it: the tests' injected delays).
+ */
+#define MB_LAT_BEGIN(lc)							\
+	do {									\
+		MB_LAT_SLOT(lc)->lat_timing = 1;				\
+		MB_LAT_SLOT(lc)->lat_t0 = bpf_ktime_get_ns();			\
+	} while (0)
+
+/*
  * The next timed op, drawn after op number @done was timed: a gap uniform in MB_LAT_EVERY / 2
  * .. 3 * MB_LAT_EVERY / 2, its mean MB_LAT_EVERY. Not a fixed gap: a fixed one aliases
  * with anything the map does every 2^k ops (an LRU hash refills its per-CPU free list every
@@ -82,6 +102,7 @@ struct {
 	do {									\
 		MB_LAT_SLOT(lc)->lat_t1 = bpf_ktime_get_ns();			\
 		MB_LAT_SLOT(lc)->lat_t2 = bpf_ktime_get_ns();			\
+		MB_LAT_SLOT(lc)->lat_timing = 0;				\
 		MB_LAT_ADD(MB_LAT_SLOT(lc), MB_LAT_OP, lat_t1, lat_t0);		\
 		MB_LAT_ADD(MB_LAT_SLOT(lc), MB_LAT_TIMER, lat_t2, lat_t1);	\
 		MB_LAT_NEXT(lc, done);						\
@@ -112,7 +133,7 @@ int _prog(__u64 *ctx)								\
 	while (left >= 4) {							\
 		MB_MAY_GOTO(out);						\
 		if (MB_LAT_DUE(lc, left))					\
-			MB_LAT_SLOT(lc)->lat_t0 = bpf_ktime_get_ns();		\
+			MB_LAT_BEGIN(lc);					\
 		MB_LOOP_STEP_CALL(_call, lc, left, out);			\
 		if (MB_LAT_DUE(lc, left + 1))					\
 			MB_LAT_RECORD(lc, MB_LAT_SLOT(lc)->lat_base - (left + 1)); \

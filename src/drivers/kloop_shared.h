@@ -62,6 +62,7 @@ struct mb_loop_ctx_slot {
 	__u64 lat_t1;
 	__u64 lat_t2;
 	__u32 lat_key;		/* the histogram's key, for bpf_map_lookup_elem() */
+	__u32 lat_timing;	/* 1 while the timed op runs */
 } __attribute__((aligned(128)));
 
 /*

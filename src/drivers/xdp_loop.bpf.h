@@ -26,11 +26,13 @@
 #include "thread_slots.bpf.h"
 
 /*
- * The loop with hooks for its timed twin (xdp_loop_lat.bpf.h): @_begin after the slot is
- * found, @_before and @_after around each op (whose number is then its slot's ops before the
- * call plus n less left less one). The plain loop's hooks are empty.
+ * The program's frame, shared with its timed twin (xdp_loop_lat.bpf.h): MB_XDP_LOOP_OPEN
+ * finds the slot, runs @_begin (the twin's set-up, on the locals mb_idx, slot and n) and
+ * @_pre, and starts the clock; MB_XDP_LOOP_CLOSE stops it and counts the call. Between them,
+ * MB_XDP_LOOP_RUN(stop, op...) runs packets while more than @stop are left: the plain loop
+ * runs them all (stop 0), the twin stops before each packet it times.
  */
-#define MB_XDP_LOOP_HOOKED(_prog, _begin, _before, _after, _pre, ...)		\
+#define MB_XDP_LOOP_OPEN(_prog, _begin, _pre)					\
 SEC("xdp")									\
 int _prog(struct xdp_md *xdp)							\
 {										\
@@ -46,14 +48,16 @@ int _prog(struct xdp_md *xdp)							\
 	left = n;								\
 	_begin;									\
 	_pre;									\
-	slot->start_ns = bpf_ktime_get_ns();					\
-	while (left) {								\
+	slot->start_ns = bpf_ktime_get_ns();
+
+#define MB_XDP_LOOP_RUN(_stop, ...)						\
+	while (left > (_stop)) {						\
 		MB_MAY_GOTO(out);						\
 		left--;								\
-		_before;							\
 		__VA_ARGS__;							\
-		_after;								\
-	}									\
+	}
+
+#define MB_XDP_LOOP_CLOSE							\
 out:										\
 	slot = &mb_slots[mb_idx & (MB_MAX_SLOTS - 1)];				\
 	slot->kernel_ns += bpf_ktime_get_ns() - slot->start_ns;		\
@@ -63,6 +67,8 @@ out:										\
 }
 
 #define MB_XDP_LOOP(_prog, _pre, ...)						\
-	MB_XDP_LOOP_HOOKED(_prog, , , , _pre, __VA_ARGS__)
+	MB_XDP_LOOP_OPEN(_prog, , _pre)						\
+	MB_XDP_LOOP_RUN(0, __VA_ARGS__)						\
+	MB_XDP_LOOP_CLOSE
 
 #endif

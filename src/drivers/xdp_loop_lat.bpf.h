@@ -7,10 +7,17 @@
  * mb_lat_hists). The timed span is the whole op: the packet's processing and whatever the op
  * does to ready the next packet. A packet's number counts over the producer's whole run (its
  * slot's ops before the call plus those of the call), so the rate holds across calls of any
- * length. The timing state of each producer lives in mb_xdp_lat_ctxs, beside nothing else:
- * the XDP loop keeps its own state in the slot. Every op pays two compares with a local; an
- * op that leaves the loop early is not recorded. Name the twin _prog##_lat: mb_loop_prepare (loop_kind.h)
- * keeps it in the plain program's place with --latency and drops it otherwise.
+ * length.
+ *
+ * The untimed packets run the plain loop's code: the twin runs them in the plain loop's own
+ * inner loop (MB_XDP_LOOP_RUN), whose test against 0 becomes a test against the number of
+ * packets left at the next timed one, and steps out of it only around a timed packet (an
+ * outer loop that turns once per timed packet; tests/unit/test_lat_cost.c measures what that
+ * costs the others). The op's code is one copy, timed or not,
+ * so a timed packet runs the same code the others do. An op that leaves the loop early is not
+ * recorded. The timing state of each producer lives in mb_xdp_lat_ctxs. Name the twin
+ * _prog##_lat: mb_loop_prepare (loop_kind.h) keeps it in the plain program's place with
+ * --latency and drops it otherwise.
  */
 #ifndef MB_XDP_LOOP_LAT_BPF_H
 #define MB_XDP_LOOP_LAT_BPF_H
@@ -20,42 +27,34 @@
 
 struct mb_loop_ctx_slot mb_xdp_lat_ctxs[MB_MAX_SLOTS];
 
-/*
- * The packet with @left packets after it in the call, number lat_base - (left + 1), is due
- * (what MB_LAT_DUE tests in the raw_tp loop) when that number is at least lat_next: when left
- * < mb_due, lat_base - lat_next, or never where lat_next is past the call (mb_due 0). One
- * compare with a local per test; mb_due is worked out again after each timed packet.
- */
-#define MB_XDP_LAT_DUE_FROM(lc)							\
-	(MB_LAT_SLOT(lc)->lat_base > MB_LAT_SLOT(lc)->lat_next ?		\
-	 MB_LAT_SLOT(lc)->lat_base - MB_LAT_SLOT(lc)->lat_next : 0)
-
-/* The hooks of MB_XDP_LOOP_HOOKED, on its locals mb_idx, slot, n and left. */
+/* Set-up, on the frame's locals mb_idx, slot and n (MB_XDP_LOOP_OPEN). */
 #define MB_XDP_LAT_BEGIN							\
 	struct mb_loop_ctx *mb_lc =						\
 		&mb_xdp_lat_ctxs[mb_idx & (MB_MAX_SLOTS - 1)].lc;		\
-	__u64 mb_due;								\
+	__u64 mb_stop;								\
+	bool mb_timed;								\
 										\
-	MB_LAT_SLOT(mb_lc)->lat_base = slot->ops + n;				\
-	mb_due = MB_XDP_LAT_DUE_FROM(mb_lc)
+	MB_LAT_SLOT(mb_lc)->lat_base = slot->ops + n
 
-#define MB_XDP_LAT_BEFORE							\
-	do {									\
-		if (left < mb_due)						\
-			MB_LAT_SLOT(mb_lc)->lat_t0 = bpf_ktime_get_ns();	\
-	} while (0)
-
-#define MB_XDP_LAT_AFTER							\
-	do {									\
-		if (left < mb_due) {						\
-			MB_LAT_RECORD(mb_lc,					\
-				      MB_LAT_SLOT(mb_lc)->lat_base - (left + 1));	\
-			mb_due = MB_XDP_LAT_DUE_FROM(mb_lc);			\
-		}								\
-	} while (0)
-
+/*
+ * Each turn of the outer loop runs the untimed packets before the next due one
+ * (MB_LAT_DUE_AT: packets left at it), or the due one alone between the clock reads (one
+ * overdue, as after a call left early, is timed at once).
+ */
 #define MB_XDP_LOOP_LAT(_prog, _pre, ...)					\
-	MB_XDP_LOOP_HOOKED(_prog, MB_XDP_LAT_BEGIN, MB_XDP_LAT_BEFORE,		\
-			   MB_XDP_LAT_AFTER, _pre, __VA_ARGS__)
+	MB_XDP_LOOP_OPEN(_prog, MB_XDP_LAT_BEGIN, _pre)				\
+	while (left) {								\
+		MB_MAY_GOTO(out);						\
+		mb_stop = MB_LAT_DUE_AT(mb_lc);				\
+		mb_timed = mb_stop >= left;					\
+		if (mb_timed) {							\
+			mb_stop = left - 1;					\
+			MB_LAT_BEGIN(mb_lc);					\
+		}								\
+		MB_XDP_LOOP_RUN(mb_stop, __VA_ARGS__)				\
+		if (mb_timed)							\
+			MB_LAT_RECORD(mb_lc, MB_LAT_SLOT(mb_lc)->lat_base - (left + 1)); \
+	}									\
+	MB_XDP_LOOP_CLOSE
 
 #endif
