@@ -50,9 +50,7 @@ static const struct mb_opt plot_opts[] = {
 static const struct mb_cli_global plot_globals[] = {
 	{ "help", "Show this help" },
 	{ "latency", "Draw each result's per-op latency distribution (latency_ns), one line each" },
-	{ "output", "The chart: FILE.svg or FILE.png (required)" },
-	{ "quiet", "Do not say which file was written" },
-	{ "verbose", "Print the gnuplot script and gnuplot's messages" },
+	MB_CHART_GLOBALS,
 	{ NULL },
 };
 

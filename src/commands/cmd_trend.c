@@ -21,9 +21,7 @@ static const struct mb_opt trend_opts[] = {
 static const struct mb_cli_global trend_globals[] = {
 	{ "help", "Show this help" },
 	MB_READER_DB_GLOBAL,
-	{ "output", "The chart: FILE.svg or FILE.png (required)" },
-	{ "quiet", "Do not say which file was written" },
-	{ "verbose", "Print the gnuplot script and gnuplot's messages" },
+	MB_CHART_GLOBALS,
 	{ NULL },
 };
 

@@ -27,4 +27,10 @@ int mb_verb_start(int argc, char **argv, struct mb_cli *cli, const struct mb_opt
 int mb_verb_output(const struct mb_cli *cli, const char *verb, const char *const *suffixes,
 		   const char *what);
 
+/* The chart verbs' (plot, trend) -o, -q and -v, in their tables of globals. */
+#define MB_CHART_GLOBALS							\
+	{ "output", "The chart: FILE.svg or FILE.png (required)" },		\
+	{ "quiet", "Do not say which file was written" },			\
+	{ "verbose", "Print the gnuplot script and gnuplot's messages" }
+
 #endif
