@@ -39,15 +39,21 @@ jq_check "... the method of the lowest ns/op among the points of each that ran" 
 	 all($f.groups[]; .at as $a | [$p[] | select(.at == $a)] as $c |
 	  if ($c | length) == 0 then .value == null and .ns_per_op == null
 	  else ($c | min_by(.ns)) as $b | .value == $b.m and .ns_per_op == $b.ns end)'
-expect_rc 0 "every method on the arrays, the trie and the map-in-map (one sweep)" sweep map-scan \
-	--param "map_type=$(san_pick array,percpu_array,lpm_trie,hash_of_maps -- array,lpm_trie,hash_of_maps)" \
+expect_rc 0 "every method on the arrays and the trie (one sweep)" sweep map-scan \
+	--param "map_type=$(san_pick array,percpu_array,lpm_trie -- array,lpm_trie)" \
 	--param "map_flags=0,no_prealloc" \
 	--param "method=$methods" --skip-invalid -w0 -d1 --interval_ms 50 --max_entries 4 \
 	--batch_size 4 -q -o "$TMP/rest.json"
+# A map-in-map's drain waits for a grace period per delete: 4 take 45 ms on a quiet machine
+# here, and a sample must hold a whole walk, so its samples are longer.
+expect_rc 0 "every method on the map-in-map (one sweep)" sweep map-scan \
+	--param "map_type=hash_of_maps" --param "map_flags=0,no_prealloc" \
+	--param "method=$methods" --skip-invalid -w0 -d1 --interval_ms 400 --max_entries 4 \
+	--batch_size 4 -q -o "$TMP/hom.json"
 # The fields the checks read, once: the documents carry every sample.
 jq -s '{results: [.[].results[] | {params, status, reason, extra: {walk: .extra.walk},
 	summary: {totals: .summary.totals}}], points: (map(.sweep.points) | add)}' \
-	"$TMP/hash.json" "$TMP/rest.json" >"$TMP/sweep.json"
+	"$TMP/hash.json" "$TMP/rest.json" "$TMP/hom.json" >"$TMP/sweep.json"
 S="$TMP/sweep.json"
 ok='[.results[] | select(.status == "ok")]'
 jq_check "every point that ran found each present entry once in every walk, and said so" "$S" \
