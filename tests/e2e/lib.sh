@@ -18,8 +18,9 @@ san_pick() {
 	if [ "$E2E_SAN" = 1 ]; then echo "${some[@]}"; else echo "${all[@]}"; fi
 }
 
-# Short runs: no warm-up, two samples of 100 ms.
-FAST=(-w0 -d2 --interval_ms 100)
+# Short runs: no warm-up, two samples of 100 ms, and no linearity self-check (its 10 calls of
+# 10 ms would add 0.1 s to every run of the op loop; test_loop.sh and test_xdplb.sh check it).
+FAST=(-w0 -d2 --interval_ms 100 --no-linearity)
 # The noise preflight watches the CPUs for 20 ms before each run instead of 200: the tests start
 # mapbench hundreds of times and judge no figure (test_preflight.sh keeps the default).
 export MAPBENCH_PREFLIGHT_MS=${MAPBENCH_PREFLIGHT_MS:-20}

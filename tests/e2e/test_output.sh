@@ -26,7 +26,7 @@ jq_check "every parameter, defaults filled in" "$OUT" '.results[0].params.nr_loo
 schema_check "$OUT"
 
 # One sample: the spread is unknown, shown as such (null, n/a, a note), never as 0.
-ONE=(-w0 -d1 --interval_ms 100 bpf-loop)
+ONE=(-w0 -d1 --interval_ms 100 --no-linearity bpf-loop)
 expect_rc 0 "one sample, text" "${ONE[@]}"
 check "one sample: Summary says ± n/a" grep -qE '^Summary: throughput +[0-9]+\.[0-9]+ ± +n/a M ops/s' "$OUT"
 check "one sample: a note says one sample cannot show noise" grep -q '^Spread: unknown: one sample cannot show noise' "$OUT"

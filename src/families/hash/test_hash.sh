@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../../../tests/e2e/lib.sh"
 
 # Two samples of 50 ms: a producer starved for one sample on a busy machine still counts.
-SHORT=(-w0 -d2 --interval_ms 50)
+SHORT=(-w0 -d2 --interval_ms 50 --no-linearity)
 OPS6=(map-lookup map-lookup-miss map-update map-insert map-delete map-mixed)
 OPS3=(map-lookup map-lookup-miss map-update)
 

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../../../tests/e2e/lib.sh"
 
 R='.results[0]'
-SHORT=(-w0 -d2 --interval_ms 50)
+SHORT=(-w0 -d2 --interval_ms 50 --no-linearity)
 
 sm_leftovers() {
 	leftover_bpf '^mb_(sockmap|sms_|sml_)'
