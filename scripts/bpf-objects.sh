@@ -2,10 +2,13 @@
 # Sourced by the tests and the soak script: BPF objects and cgroups mapbench may leave behind.
 
 # IDs of BPF programs and maps some process holds an fd of (what bpftool's pid view shows,
-# without needing its iterator program).
+# without needing its iterator program). Read through the threads: a process whose main
+# thread has exited while another lives (one stuck in the kernel, say) still holds its fds,
+# and only its threads' fdinfo shows them.
 held_bpf_ids() {
 	local pid=${1:-[0-9]*}
-	grep -hsE '^(prog_id|map_id):' /proc/$pid/fdinfo/* 2>/dev/null | awk '{ print $1 $2 }' | sort -u
+	grep -hsE '^(prog_id|map_id):' /proc/$pid/task/*/fdinfo/* 2>/dev/null |
+		awk '{ print $1 $2 }' | sort -u
 }
 
 # BPF programs and maps whose name matches the regex $1 (default ^mb_) that no process
