@@ -72,7 +72,7 @@ jq_check_by drop-v6-frag "XDP_DROP, no packet out, nothing to a VIP" \
 schema_check "$ALL_JSON"
 
 # The default scenario, two producers, the linearity check through the XDP call.
-expect_rc 0 "xdp-lb -p2" "${FAST[@]}" -p2 xdp-lb --format json -o "$TMP/p2.json"
+expect_rc 0 "xdp-lb -p2" -w0 -d2 --interval_ms 100 -p2 xdp-lb --format json -o "$TMP/p2.json"
 jq_check "the default is tcp-v4-lru-hit; both producers' packets read back; N vs 2N timed" \
 	"$TMP/p2.json" \
 	'.results[0] | .params.scenario == "tcp-v4-lru-hit" and
