@@ -3,13 +3,13 @@
  * --latency must not change the mean cost of the ops it does not time by more than 1 %
  * (docs/methodology.md). For each op loop, raw_tp and XDP, with one op, a hash map lookup
  * (tests/bpf/lat_cost_test.bpf.c), calls of the timed twin with its sampling on and off (the
- * next timed op's number, lat_next, moved out of reach: the same program runs its untimed
- * ops' loop alone) alternate in pairs, so that a drift of the machine's speed reaches both
- * alike; a round's figure is the median of its pairs' ratios (ns/op on over off, each from the
+ * next timed op's number, lat_next, moved out of reach: the same program, laid out alike by
+ * the JIT, times nothing) take turns, so that a drift of the machine's speed reaches both
+ * alike; a round's figure is the median over its turns of on / off (ns/op, each from the
  * in-kernel clock of its call), and the median of ROUNDS rounds, each on a fresh load, must
- * be at most 1.01. Calls of the plain program run beside them, and the twin's ns/op over the
- * plain's is printed, not checked: two programs differ by where the JIT puts their loops,
- * which moves the cost of the same code by a few percent either way on machines whose
+ * be at most 1.01. Calls of the plain program take their turn too, and the twin's ns/op (off)
+ * over the plain's is printed, not checked: two programs differ by where the JIT puts their
+ * loops, which moves the cost of the same code by a few percent either way on machines whose
  * kernel sends every return through a thunk (docs/methodology.md).
  */
 #include <stdarg.h>
